@@ -1,0 +1,102 @@
+"""The FastAPI app: MCP over streamable HTTP plus the REST control plane.
+
+Routes:
+
+* ``/mcp``                        free play over the whole catalog (+ ``search_tools``);
+                                  an ``X-Toolenv-Session`` header selects a session instead
+* ``/sessions/{session_id}/mcp``  one session's tool subset
+* ``POST /v1/sessions``           create a session (tool names or a catalog group, seed, date)
+* ``GET  /v1/sessions/{id}``      the session record
+* ``GET  /v1/sessions/{id}/calls`` the session's call log
+* ``GET  /v1/health``             liveness and catalog size
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, HTTPException
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.routing import Route
+
+from env_server.environment import ToolEnvironment
+from env_server.errors import SessionError
+from env_server.server import build_server
+from state import CallRecord, SessionRecord
+
+
+class SessionCreateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tools: list[str] = Field(default_factory=list, description="Catalog tool names the session exposes.")
+    group: str | None = Field(default=None, description="A catalog group, e.g. 'wild_tool_bench_3'.")
+    seed: int = 0
+    today: dt.date | None = None
+    session_id: str | None = None
+    label: str | None = None
+
+
+class SessionCreateResult(BaseModel):
+    session: SessionRecord
+    mcp_path: str
+    tool_count: int
+
+
+def build_app(env: ToolEnvironment) -> FastAPI:
+    server = build_server(env)
+    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Mounted sub-apps never get lifespan events, so the manager runs here.
+        async with manager.run():
+            yield
+
+    app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
+    endpoint = StreamableHTTPASGIApp(manager)
+    for path in ("/mcp", "/sessions/{session_id}/mcp"):
+        app.router.routes.append(Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
+
+    @app.get("/v1/health")
+    def health() -> dict[str, Any]:
+        return {"status": "ok", "tools": len(env.catalog), "sources": env.catalog.sources}
+
+    @app.post("/v1/sessions", status_code=201)
+    def create_session(body: SessionCreateRequest) -> SessionCreateResult:
+        if not body.tools and body.group is None:
+            raise HTTPException(422, "give 'tools' (catalog names) and/or 'group'")
+        try:
+            view = env.create_session(
+                tools=body.tools,
+                group=body.group,
+                seed=body.seed,
+                today=body.today,
+                session_id=body.session_id,
+                label=body.label,
+            )
+        except SessionError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return SessionCreateResult(
+            session=view.record, mcp_path=f"/sessions/{view.session_id}/mcp", tool_count=len(view.names)
+        )
+
+    @app.get("/v1/sessions/{session_id}")
+    def get_session(session_id: str) -> SessionRecord:
+        try:
+            return env.view(session_id).record
+        except SessionError as exc:
+            raise HTTPException(404, str(exc)) from None
+
+    @app.get("/v1/sessions/{session_id}/calls")
+    def get_calls(session_id: str) -> list[CallRecord]:
+        try:
+            env.view(session_id)
+        except SessionError as exc:
+            raise HTTPException(404, str(exc)) from None
+        return env.log.calls(session_id)
+
+    return app

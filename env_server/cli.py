@@ -1,0 +1,190 @@
+"""The ``toolenv`` command line. Each command parses options and calls one library function."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from env_server.catalog import Catalog, load_catalog
+from env_server.config import DEFAULT_HOST, DEFAULT_PORT, FREE_SESSION, ServerSettings
+from env_server.errors import CatalogError
+
+app = typer.Typer(
+    help="toolenv: a simulated, deterministic MCP tool environment for evaluating and training agents.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+specs_app = typer.Typer(help="Inspect and check tool-spec catalogs.", no_args_is_help=True)
+app.add_typer(specs_app, name="specs")
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+CatalogOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--catalog",
+        "-c",
+        help="Catalog path (repeatable): a native spec dir/file, a WildToolBench tools .jsonl, "
+        "a JSON list of OpenAI/Anthropic tools, or ToolAlpaca eval_*.json. Default: the built-in catalog.",
+    ),
+]
+
+
+def _load(paths: list[Path] | None) -> Catalog:
+    try:
+        return load_catalog(list(paths or []))
+    except CatalogError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def serve(
+    catalog: CatalogOpt = None,
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = DEFAULT_HOST,
+    port: Annotated[int, typer.Option(help="TCP port.")] = DEFAULT_PORT,
+    db: Annotated[Path | None, typer.Option(help="DuckDB file for the call log and sessions.")] = None,
+    stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP over stdin/stdout instead of HTTP.")] = False,
+    session: Annotated[str, typer.Option(help="Session served on stdio (default: free play).")] = FREE_SESSION,
+    seed: Annotated[int, typer.Option(help="Seed of the free-play session.")] = 0,
+    today: Annotated[str | None, typer.Option(help="Current date of the free-play session, YYYY-MM-DD.")] = None,
+) -> None:
+    """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
+    from env_server.runner import run_http, run_stdio
+
+    settings = ServerSettings(
+        host=host,
+        port=port,
+        db_path=db,
+        catalog_paths=list(catalog or []),
+        seed=seed,
+        stdio_session=session,
+        **({"today": dt.date.fromisoformat(today)} if today else {}),
+    )
+    cat = _load(settings.catalog_paths)
+    if stdio:
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+        run_stdio(cat, settings)
+        return
+    logging.basicConfig(level=logging.INFO)
+    url = f"http://{host}:{port}/mcp"
+    out.print(f"toolenv: {len(cat)} tools from {', '.join(cat.sources)}")
+    out.print(f"MCP endpoint (free play, all tools + search_tools): [bold]{url}[/bold]")
+    out.print(f"Per-session endpoints: http://{host}:{port}/sessions/<session_id>/mcp  (create with POST /v1/sessions)")
+    out.print("Client config snippet:")
+    out.print_json(json.dumps({"mcpServers": {"toolenv": {"type": "http", "url": url}}}))
+    run_http(cat, settings)
+
+
+@specs_app.command("list")
+def specs_list(
+    catalog: CatalogOpt = None,
+    category: Annotated[str | None, typer.Option(help="Only list tools of this category.")] = None,
+    names: Annotated[bool, typer.Option("--names", help="Also print every tool name.")] = False,
+) -> None:
+    """Counts by category and source (and optionally the tool names)."""
+    cat = _load(catalog)
+    tools = [t for t in cat.tools.values() if category is None or t.category == category]
+    by_cat: dict[str, int] = {}
+    by_src: dict[str, int] = {}
+    for t in tools:
+        by_cat[t.category] = by_cat.get(t.category, 0) + 1
+        by_src[t.source.value] = by_src.get(t.source.value, 0) + 1
+    providers = {(t.source, t.provider) for t in tools}
+    out.print(f"{len(tools)} tools, {len(providers)} providers, {len(by_cat)} categories")
+    _print_counts("Category", by_cat)
+    _print_counts("Source", by_src)
+    if names:
+        for t in sorted(tools, key=lambda t: (t.category, t.name)):
+            out.print(f"{t.category:<24} {t.name:<48} {t.description[:70]}")
+
+
+@specs_app.command("show")
+def specs_show(
+    name: Annotated[str, typer.Argument(help="Tool name.")],
+    catalog: CatalogOpt = None,
+    example: Annotated[bool, typer.Option(help="Also simulate a call with sample arguments.")] = True,
+) -> None:
+    """Print one spec: schemas, simulation profile (marked when inferred), normalizations."""
+    from env_server.catalog.samples import sample_arguments
+    from env_server.simulators import SimContext, simulate
+
+    cat = _load(catalog)
+    spec = cat.get(name)
+    if spec is None:
+        close = cat.suggest(name)
+        err.print(f"[red]error:[/red] no tool named '{name}'" + (f"; did you mean {', '.join(close)}?" if close else ""))
+        raise typer.Exit(1)
+    out.print(f"[bold]{spec.name}[/bold]  ({spec.provider} · {spec.category} · {spec.source.value})")
+    out.print(spec.description)
+    out.print(f"origin: {spec.origin}")
+    label = "profile (inferred)" if spec.profile.inferred else "profile"
+    out.print(f"{label}: ", end="")
+    out.print_json(spec.profile.model_dump_json(exclude_defaults=True))
+    out.print("input schema:")
+    out.print_json(json.dumps(spec.input_schema))
+    out.print("output schema:")
+    out.print_json(json.dumps(spec.output_schema))
+    for n in spec.normalizations:
+        out.print(f"normalized {n.path}: {n.change}")
+    if example:
+        args = sample_arguments(spec, 0)
+        out.print("example call:")
+        out.print_json(json.dumps({"arguments": args, "result": simulate(spec, args, SimContext())}))
+
+
+@specs_app.command("check")
+def specs_check(
+    catalog: CatalogOpt = None,
+    show_warnings: Annotated[bool, typer.Option("--warnings", help="Print every warning, not just counts.")] = False,
+) -> None:
+    """Check every spec (names, schemas, profiles, simulated outputs); exit 1 on errors."""
+    from env_server.catalog.checks import check_catalog
+
+    cat = _load(catalog)
+    report = check_catalog(cat)
+    variants = sum(1 for t in cat.tools.values() if t.base_name and "__" in t.name)
+    out.print(
+        f"{cat.definitions_read} function definitions read; {len(cat)} distinct tools "
+        f"({cat.repeats_merged} identical repeats merged, {variants} extra signatures kept as NAME__N)"
+    )
+    out.print(
+        f"{len(cat)} tools · {len(report.providers)} providers · {len(report.by_category)} categories · "
+        f"{report.write_tools} write tools · {report.normalizations} normalizations"
+    )
+    _print_counts("Category", dict(report.by_category))
+    _print_counts("Source", dict(report.by_source))
+    _print_counts("Operation", dict(report.by_operation))
+    _print_counts("Parameter type", dict(report.param_types))
+    for p in report.errors:
+        out.print(f"[red]error[/red]   {p.tool}: {p.message}")
+    if show_warnings:
+        for p in report.warnings:
+            out.print(f"[yellow]warning[/yellow] {p.tool}: {p.message}")
+    out.print(f"{len(report.errors)} errors, {len(report.warnings)} warnings")
+    raise typer.Exit(1 if report.errors else 0)
+
+
+def _print_counts(title: str, counts: dict[str, Any]) -> None:
+    table = Table(title_justify="left")
+    table.add_column(title)
+    table.add_column("count", justify="right")
+    for key, value in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        table.add_row(key, str(value))
+    out.print(table)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

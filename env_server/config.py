@@ -1,0 +1,29 @@
+"""Server settings: the one place defaults live. Built once at the CLI edge, passed down."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from env_server.simulators.base import DEFAULT_TODAY
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+DEFAULT_PAGE_SIZE = 200
+FREE_SESSION = "free"
+
+
+class ServerSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    db_path: Path | None = Field(default=None, description="DuckDB file; None means the user data dir.")
+    catalog_paths: list[Path] = Field(default_factory=list, description="Empty means the built-in catalog.")
+    page_size: int = Field(default=DEFAULT_PAGE_SIZE, ge=1, description="tools/list page size with a cursor.")
+    seed: int = Field(default=0, description="Seed of the free-play session.")
+    today: dt.date = Field(default=DEFAULT_TODAY, description="Current date of the free-play session.")
+    strict_params: bool = Field(default=True, description="Reject parameters the schema does not declare.")
+    stdio_session: str = Field(default=FREE_SESSION, description="Session served on stdio.")

@@ -1,0 +1,286 @@
+"""The tool environment: catalog + sessions + simulators + call log, without any transport.
+
+``ToolEnvironment.call_tool`` is the one path every tool call takes, whether it arrives
+over streamable HTTP, stdio or in-process: resolve the session and tool, validate the
+arguments, simulate, and append the call to the log before returning. The MCP handlers in
+``server.py`` only translate its outcome to the wire.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from env_server.catalog import Catalog
+from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
+from env_server.config import FREE_SESSION, ServerSettings
+from env_server.errors import ArgumentError, SessionError, ToolCallError
+from env_server.search import ToolSearchIndex
+from env_server.simulators import SimContext, simulate
+from env_server.validation import ArgumentValidator
+from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
+
+logger = logging.getLogger(__name__)
+
+SEARCH_TOOL = ToolSpec(
+    name="search_tools",
+    description=(
+        "Find tools in this catalog for a task described in plain words. Returns the best "
+        "matching tool names with their descriptions, most relevant first."
+    ),
+    category="Meta",
+    provider="toolenv",
+    source=SourceFormat.NATIVE,
+    origin="builtin",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What you want to do, e.g. 'air quality in Paris'."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10, "description": "Max results."},
+        },
+        "required": ["query"],
+    },
+    output_schema={
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "results": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "description": {"type": "string"},
+                        "category": {"type": "string"},
+                        "provider": {"type": "string"},
+                        "score": {"type": "number"},
+                    },
+                    "required": ["name", "description", "score"],
+                },
+            },
+        },
+        "required": ["query", "results"],
+    },
+    profile=ProfileSpec(operation=Operation.SEARCH, entity="tool", collection="results"),
+)
+
+
+class UnknownToolError(SessionError):
+    """The session has no tool by that name (answered as a JSON-RPC error)."""
+
+    def __init__(self, name: str, suggestions: list[str]) -> None:
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"Unknown tool: {name}.{hint}")
+        self.suggestions = suggestions
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """A session as the server sees it: exposed name -> catalog name, plus its settings."""
+
+    record: SessionRecord
+    names: dict[str, str]
+    listing_key: str
+
+    @property
+    def session_id(self) -> str:
+        return self.record.session_id
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    result: dict[str, Any] | None
+    is_error: bool
+    message: str | None
+    error_kind: ErrorKind | None
+    seq: int
+
+
+class ToolEnvironment:
+    def __init__(
+        self,
+        catalog: Catalog,
+        db: Database,
+        settings: ServerSettings | None = None,
+        *,
+        clock: Callable[[], dt.datetime] | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.settings = settings or ServerSettings()
+        self.db = db
+        self.log = CallLog(db)
+        self.sessions = SessionStore(db)
+        self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
+        self._search_index = ToolSearchIndex(list(catalog.tools.values()))
+        self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
+        self._views: dict[str, SessionView] = {}
+        free_names = {n: n for n in catalog.tools}
+        free_names[SEARCH_TOOL.name] = SEARCH_TOOL.name
+        self._free = SessionView(
+            record=SessionRecord(
+                session_id=FREE_SESSION,
+                seed=self.settings.seed,
+                today=self.settings.today,
+                created_at="",
+            ),
+            names=free_names,
+            listing_key=FREE_SESSION,
+        )
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def create_session(
+        self,
+        *,
+        tools: list[str] | None = None,
+        group: str | None = None,
+        seed: int = 0,
+        today: dt.date | None = None,
+        session_id: str | None = None,
+        label: str | None = None,
+    ) -> SessionView:
+        """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``."""
+        pairs: list[tuple[str, str]] = []
+        if group is not None:
+            if group not in self.catalog.groups:
+                close = self.catalog.suggest(group, among=list(self.catalog.groups))
+                raise SessionError(f"unknown tool group '{group}'" + (f"; did you mean {close}?" if close else ""))
+            pairs += self.catalog.groups[group]
+        for name in tools or []:
+            if name not in self.catalog:
+                close = self.catalog.suggest(name)
+                raise SessionError(f"unknown tool '{name}'" + (f"; did you mean {close}?" if close else ""))
+            pairs.append((name, name))
+        exposed = [p[0] for p in pairs]
+        if len(set(exposed)) != len(exposed):
+            dupes = sorted({n for n in exposed if exposed.count(n) > 1})
+            raise SessionError(f"a session cannot expose two tools named {dupes}")
+        sid = session_id or f"s_{secrets.token_hex(8)}"
+        if sid == FREE_SESSION or not sid.replace("_", "").replace("-", "").isalnum():
+            raise SessionError(f"invalid session id '{sid}'")
+        record = SessionRecord(
+            session_id=sid,
+            seed=seed,
+            today=today or self.settings.today,
+            tools=pairs,
+            label=label,
+            created_at=self._clock().isoformat(),
+        )
+        try:
+            self.sessions.create(record)
+        except KeyError:
+            raise SessionError(f"session '{sid}' already exists") from None
+        return self.view(sid)
+
+    def view(self, session_id: str) -> SessionView:
+        if session_id == FREE_SESSION:
+            return self._free
+        hit = self._views.get(session_id)
+        if hit is not None:
+            return hit
+        record = self.sessions.get(session_id)
+        if record is None:
+            raise SessionError(f"unknown session '{session_id}'")
+        names = {exposed: name for exposed, name in record.tools} if record.tools else {
+            n: n for n in self.catalog.tools
+        }
+        missing = sorted(n for n in names.values() if n not in self.catalog)
+        if missing:
+            raise SessionError(f"session '{session_id}' uses tools not in the loaded catalog: {missing[:5]}")
+        view = SessionView(record=record, names=names, listing_key=session_id if record.tools else "all")
+        self._views[session_id] = view
+        return view
+
+    def tool_spec(self, view: SessionView, exposed: str) -> ToolSpec | None:
+        name = view.names.get(exposed)
+        if name is None:
+            return None
+        return SEARCH_TOOL if name == SEARCH_TOOL.name else self.catalog.tools[name]
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def call_tool(self, session_id: str, name: str, arguments: dict[str, Any] | None) -> CallOutcome:
+        """Run one tool call end to end and log it. Raises ``SessionError`` for protocol misuse."""
+        view = self.view(session_id)
+        args = dict(arguments or {})
+        started = time.perf_counter()
+        spec = self.tool_spec(view, name)
+        if spec is None:
+            suggestions = self.catalog.suggest(name, among=list(view.names))
+            self._record(view, name, args, None, started, ErrorKind.UNKNOWN_TOOL)
+            raise UnknownToolError(name, suggestions)
+        result: dict[str, Any] | None = None
+        message: str | None = None
+        kind: ErrorKind | None = None
+        try:
+            result = self._run(view, spec, name, args)
+        except ToolCallError as exc:
+            message, kind = str(exc), ErrorKind(exc.kind)
+        except Exception:  # boundary: a simulator bug must not crash the server or blame the agent
+            logger.exception("simulator failed for %s in session %s", spec.name, view.session_id)
+            message, kind = "Internal simulator error; this call is not counted against you.", ErrorKind.INFRA_ERROR
+        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind)
+        return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
+
+    def _run(self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        if spec is SEARCH_TOOL:
+            return self._search(view, args)
+        problems = self.catalog.validators[spec.name].problems(args)
+        if problems:
+            raise _argument_error(name, problems)
+        ctx = SimContext(session_id=view.session_id, seed=view.record.seed, today=view.record.today)
+        return simulate(spec, args, ctx)
+
+    def _search(self, view: SessionView, args: dict[str, Any]) -> dict[str, Any]:
+        problems = self._search_validator.problems(args)
+        if problems:
+            raise _argument_error(SEARCH_TOOL.name, problems)
+        allowed = None if view is self._free else frozenset(view.names.values())
+        hits = self._search_index.search(args["query"], int(args.get("limit", 10)), allowed)
+        results = []
+        for hit in hits:
+            spec = self.catalog.tools[hit.name]
+            results.append(
+                {
+                    "name": hit.name,
+                    "description": spec.description,
+                    "category": spec.category,
+                    "provider": spec.provider,
+                    "score": hit.score,
+                }
+            )
+        return {"query": args["query"], "results": results}
+
+    def _record(
+        self,
+        view: SessionView,
+        name: str,
+        args: dict[str, Any],
+        result: Any,
+        started: float,
+        kind: ErrorKind | None,
+    ) -> int:
+        seq = self.log.next_seq(view.session_id)
+        self.log.append(
+            CallRecord(
+                session_id=view.session_id,
+                seq=seq,
+                tool=name,
+                arguments=args,
+                result=result,
+                is_error=kind is not None,
+                error_kind=kind,
+                latency_ms=round((time.perf_counter() - started) * 1000, 3),
+                ts=self._clock().isoformat(),
+            )
+        )
+        return seq
+
+
+def _argument_error(name: str, problems: list[str]) -> ArgumentError:
+    return ArgumentError(f"Invalid arguments for tool '{name}': " + "; ".join(problems))

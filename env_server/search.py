@@ -1,0 +1,69 @@
+"""``search_tools``: BM25 ranking of catalog tools for a natural-language query.
+
+An agent facing 1,600 tools cannot read them all. The index covers each tool's name
+(split into words), description, provider, category and parameter names, built once when
+the catalog loads. Ties break on the tool name so rankings are deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from env_server.catalog.infer import singularize, split_words
+from env_server.catalog.models import ToolSpec
+
+_STOP = frozenset(
+    "a an the of for to in on and or by with from at is are be this that it its as get me my i you "
+    "your please can could would want need some any what which how do does".split()
+)
+K1, B = 1.4, 0.75
+
+
+def tokenize(text: str) -> list[str]:
+    words = [w for part in re.findall(r"[A-Za-z0-9]+", text) for w in split_words(part)]
+    return [singularize(w) for w in words if w not in _STOP]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    name: str
+    score: float
+
+
+class ToolSearchIndex:
+    def __init__(self, tools: list[ToolSpec]) -> None:
+        self._names: list[str] = []
+        self._docs: list[Counter[str]] = []
+        for spec in tools:
+            props = " ".join((spec.input_schema.get("properties") or {}).keys())
+            # The name and provider count twice: they are the strongest signal of what a tool is.
+            text = f"{spec.name} {spec.name} {spec.provider} {spec.provider} {spec.category} {spec.description} {props}"
+            self._names.append(spec.name)
+            self._docs.append(Counter(tokenize(text)))
+        n = len(self._docs) or 1
+        df: Counter[str] = Counter()
+        for doc in self._docs:
+            df.update(doc.keys())
+        self._idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self._lengths = [sum(d.values()) for d in self._docs]
+        self._avg = sum(self._lengths) / n if self._lengths else 1.0
+
+    def search(self, query: str, limit: int = 10, allowed: frozenset[str] | None = None) -> list[SearchHit]:
+        terms = tokenize(query)
+        hits: list[SearchHit] = []
+        for i, doc in enumerate(self._docs):
+            if allowed is not None and self._names[i] not in allowed:
+                continue
+            score = 0.0
+            for t in terms:
+                tf = doc.get(t)
+                if tf:
+                    norm = tf + K1 * (1 - B + B * self._lengths[i] / self._avg)
+                    score += self._idf[t] * tf * (K1 + 1) / norm
+            if score > 0:
+                hits.append(SearchHit(self._names[i], round(score, 4)))
+        hits.sort(key=lambda h: (-h.score, h.name))
+        return hits[:limit]

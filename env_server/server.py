@@ -1,0 +1,138 @@
+"""MCP handlers: ``tools/list`` and ``tools/call`` over a ``ToolEnvironment``.
+
+Only translation lives here. The session comes from the request itself (the
+``/sessions/{session_id}/mcp`` path, or an ``X-Toolenv-Session`` header on ``/mcp``),
+never from ``Mcp-Session-Id``, which is absent on stateless and 2026-era requests.
+stdio has no request object and serves ``settings.stdio_session``.
+
+Errors: an agent mistake comes back as an ``isError`` result; an unknown tool or session
+is a JSON-RPC error (``INVALID_PARAMS``), as the MCP spec asks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp.types as types
+from mcp import MCPError
+from mcp.server import Server, ServerRequestContext
+
+from env_server.environment import ToolEnvironment, UnknownToolError
+from env_server.errors import SessionError
+
+SESSION_HEADER = "x-toolenv-session"
+
+
+def session_of(ctx: ServerRequestContext[Any, Any], env: ToolEnvironment) -> str:
+    request = ctx.request
+    if request is None:
+        return env.settings.stdio_session
+    return request.path_params.get("session_id") or request.headers.get(SESSION_HEADER) or "free"
+
+
+class ToolListings:
+    """``types.Tool`` objects per listing, and the wire dicts of whole pages, built once.
+
+    A 1,600-tool listing costs ~150 ms of pydantic work to serialize; the middleware
+    below serves repeats from the cached wire form so one agent's listing does not stall
+    every other session's calls.
+    """
+
+    def __init__(self, env: ToolEnvironment) -> None:
+        self._env = env
+        self._tools: dict[str, list[types.Tool]] = {}
+        self._wire: dict[tuple[str, str, str | None], dict[str, Any]] = {}
+
+    def tools(self, session_id: str) -> list[types.Tool]:
+        view = self._env.view(session_id)
+        hit = self._tools.get(view.listing_key)
+        if hit is None:
+            hit = []
+            for exposed in view.names:
+                spec = self._env.tool_spec(view, exposed)
+                assert spec is not None
+                hit.append(
+                    types.Tool.model_validate(
+                        {
+                            "name": exposed,
+                            "description": spec.description,
+                            "inputSchema": spec.input_schema,
+                            "outputSchema": spec.output_schema,
+                        }
+                    )
+                )
+            self._tools[view.listing_key] = hit
+        return hit
+
+    def page(self, session_id: str, cursor: str | None) -> types.ListToolsResult:
+        tools = self.tools(session_id)
+        if cursor is None:
+            return types.ListToolsResult(tools=tools)
+        try:
+            start = int(cursor)
+        except ValueError:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"invalid cursor {cursor!r}") from None
+        if start < 0 or start > len(tools):
+            raise MCPError(code=types.INVALID_PARAMS, message=f"cursor {cursor!r} is out of range")
+        end = start + self._env.settings.page_size
+        return types.ListToolsResult(tools=tools[start:end], next_cursor=str(end) if end < len(tools) else None)
+
+    async def cache_middleware(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        if ctx.method != "tools/list":
+            return await call_next(ctx)
+        params = ctx.params if isinstance(ctx.params, dict) else {}
+        cursor = params.get("cursor") if isinstance(params.get("cursor"), str) else None
+        try:
+            key = (self._env.view(session_of(ctx, self._env)).listing_key, str(ctx.protocol_version), cursor)
+        except SessionError:
+            return await call_next(ctx)
+        hit = self._wire.get(key)
+        if hit is None:
+            hit = await call_next(ctx)
+            self._wire[key] = hit
+        return hit
+
+
+def build_server(env: ToolEnvironment) -> Server[Any]:
+    listings = ToolListings(env)
+
+    async def on_list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        try:
+            return listings.page(session_of(ctx, env), params.cursor if params else None)
+        except SessionError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+
+    async def on_call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            outcome = env.call_tool(session_of(ctx, env), params.name, params.arguments)
+        except UnknownToolError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc), data={"suggestions": exc.suggestions}) from None
+        except SessionError as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        if outcome.is_error:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.message or "")], is_error=True)
+        text = json.dumps(outcome.result, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)], structured_content=outcome.result
+        )
+
+    def input_schema(name: str) -> dict[str, Any] | None:
+        spec = env.catalog.get(name)
+        return spec.input_schema if spec is not None else None
+
+    server: Server[Any] = Server(
+        "toolenv",
+        version="0.1.0",
+        instructions=(
+            "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
+            "call search_tools(query) to find the right tool among the whole catalog."
+        ),
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+        get_tool_input_schema=input_schema,
+    )
+    server.middleware.append(listings.cache_middleware)
+    return server

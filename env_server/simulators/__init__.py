@@ -1,0 +1,23 @@
+"""Deterministic simulators behind every tool.
+
+``simulate(spec, args, ctx)`` dispatches to the family module registered for the spec's
+API family, falling back on the generic schema-driven family. Same (spec, args, ctx)
+always gives the same result, byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from env_server.catalog.models import ToolSpec
+from env_server.simulators.base import DEFAULT_TODAY, SimContext, Simulator
+from env_server.simulators.generic import simulate_generic
+
+__all__ = ["DEFAULT_TODAY", "SimContext", "Simulator", "simulate"]
+
+# Family slug -> simulator; families not listed use the generic one.
+FAMILIES: dict[str, Simulator] = {}
+
+
+def simulate(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
+    return FAMILIES.get(spec.family, simulate_generic)(spec, args, ctx)

@@ -1,0 +1,32 @@
+"""The simulator interface: what a simulator receives and returns.
+
+A simulator is a pure function of (spec, arguments, context). ``SimContext`` injects
+everything that could otherwise leak nondeterminism: the session seed, the session's
+"current date", and (from the world-state layer) a handle on the session's rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from env_server.catalog.models import ToolSpec
+
+DEFAULT_TODAY = dt.date(2026, 1, 15)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimContext:
+    """Per-call injected context. ``state`` stays None for stateless simulation."""
+
+    session_id: str = "free"
+    seed: int = 0
+    today: dt.date = DEFAULT_TODAY
+    state: Any = None
+
+
+class Simulator(Protocol):
+    """Produces the structured result of one tool call, or raises ``ToolCallError``."""
+
+    def __call__(self, spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]: ...

@@ -1,0 +1,48 @@
+"""The generic simulator family: schema-driven output for any tool.
+
+It serves every spec whose family has no dedicated module. The operation in the profile
+shapes the answer: a read echoes the requested id into the id field, a search marks its
+titles with the query, a create mints an id from the call seed, a delete reports the
+cancelled state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators.base import SimContext
+from env_server.simulators.generate import Generation, call_seed
+
+
+def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
+    profile = spec.profile
+    gen = Generation(
+        seed=call_seed(spec.name, args, ctx.seed),
+        today=ctx.today,
+        args=args,
+        entity=profile.entity,
+        hints=profile.hints,
+        searching=profile.operation in (Operation.SEARCH, Operation.LIST),
+    )
+    result = gen.fill(spec.output_schema)
+    if not isinstance(result, dict):
+        result = {"result": result}
+    id_field = profile.id_field or "id"
+    props = spec.output_schema.get("properties") or {}
+    if profile.id_param and profile.id_param in args and id_field in props:
+        value = args[profile.id_param]
+        if _same_type(value, props[id_field]):
+            result[id_field] = value
+    return result
+
+
+def _same_type(value: Any, schema: dict[str, Any]) -> bool:
+    t = schema.get("type")
+    if t == "string":
+        return isinstance(value, str)
+    if t == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if t == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return False

@@ -1,0 +1,271 @@
+"""Value kinds: realistic generators for one field, and the field-name rules that pick them.
+
+A kind is a short name (``city``, ``temperature_c``, ``price``, …) listed in
+``tool_specs/README.md``. ``kind_for(field, schema, entity)`` guesses the kind from the
+field name; a profile's ``hints`` override the guess. ``make_value(kind, gen)`` draws a
+value from the call's seeded Faker, using the session clock for dates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import string
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from env_server.simulators.generate import Generation
+
+_PERSON_ENTITIES = frozenset(
+    {"user", "author", "artist", "player", "customer", "character", "person", "member", "contact",
+     "employee", "driver", "athlete", "actor", "owner", "guest", "patient", "doctor", "account", "profile"}
+)
+_PLACE_ENTITIES = frozenset({"city", "location", "place", "station", "airport", "venue", "stop", "region"})
+
+GENRES = ("Drama", "Comedy", "Action", "Jazz", "Rock", "Pop", "Documentary", "Thriller", "Fantasy",
+          "Hip-Hop", "Classical", "Sci-Fi", "Romance", "Indie", "Electronic", "Musical")
+CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "INR", "SEK", "NZD", "SGD")
+LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "ja", "zh", "ko", "nl", "sv", "ru")
+AIRLINES = ("Lufthansa", "Delta Air Lines", "Air France", "United Airlines", "KLM", "Emirates",
+            "Qantas", "Singapore Airlines", "British Airways", "Iberia", "Japan Airlines")
+AIRPORTS = ("JFK", "LAX", "LHR", "CDG", "FRA", "AMS", "HND", "SIN", "DXB", "SFO", "ORD", "MAD", "SYD")
+TICKERS = ("AAPL", "MSFT", "GOOGL", "AMZN", "NVDA", "TSLA", "META", "JPM", "V", "KO", "NFLX", "IBM")
+POS = ("noun", "verb", "adjective", "adverb", "pronoun", "preposition", "conjunction", "interjection")
+CUISINES = ("Italian", "Mexican", "Japanese", "Indian", "Thai", "French", "Greek", "Lebanese", "Korean")
+INGREDIENTS = ("chicken", "tomato", "basil", "garlic", "rice", "chickpeas", "spinach", "salmon",
+               "mushroom", "lentils", "ginger", "lemon", "potato", "tofu", "mozzarella")
+STATUSES = ("active", "pending", "completed", "confirmed", "open")
+TEAMS = ("Lakers", "Celtics", "Warriors", "Arsenal", "Real Madrid", "Bayern Munich", "Yankees",
+         "Dodgers", "Packers", "Chiefs", "Juventus", "Ajax")
+MIME = ("application/pdf", "image/png", "image/jpeg", "text/plain", "application/json", "text/csv")
+POSITIVE_QUOTES = (
+    "The best way to predict the future is to create it.",
+    "Simplicity is the ultimate sophistication.",
+    "Well begun is half done.",
+    "What we think, we become.",
+    "Fortune favors the bold.",
+    "Stay hungry, stay foolish.",
+    "The journey of a thousand miles begins with one step.",
+    "Quality is not an act, it is a habit.",
+)
+
+
+def _date(gen: Generation, lo: int, hi: int) -> dt.date:
+    return gen.today + dt.timedelta(days=gen.rng.randint(lo, hi))
+
+
+def _datetime(gen: Generation, lo: int, hi: int) -> str:
+    day = _date(gen, lo, hi)
+    return f"{day.isoformat()}T{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 15, 30, 45)):02d}:00Z"
+
+
+def _hex(gen: Generation, n: int) -> str:
+    return "".join(gen.rng.choice("0123456789abcdef") for _ in range(n))
+
+
+def _title(gen: Generation) -> str:
+    return gen.fake.catch_phrase() if gen.rng.random() < 0.5 else gen.fake.sentence(nb_words=4).rstrip(".")
+
+
+KINDS: dict[str, Callable[[Generation], Any]] = {
+    "id": lambda g: f"{g.id_prefix}_{_hex(g, 10)}",
+    "uuid": lambda g: str(g.fake.uuid4()),
+    "name": lambda g: g.fake.name(),
+    "first_name": lambda g: g.fake.first_name(),
+    "last_name": lambda g: g.fake.last_name(),
+    "username": lambda g: g.fake.user_name(),
+    "company": lambda g: g.fake.company(),
+    "job_title": lambda g: g.fake.job(),
+    "title": _title,
+    "word": lambda g: g.fake.word(),
+    "words": lambda g: " ".join(g.fake.words(3)),
+    "sentence": lambda g: g.fake.sentence(nb_words=10),
+    "paragraph": lambda g: g.fake.paragraph(nb_sentences=3),
+    "city": lambda g: g.fake.city(),
+    "country": lambda g: g.fake.country(),
+    "country_code": lambda g: g.fake.country_code(),
+    "state": lambda g: g.fake.state(),
+    "address": lambda g: g.fake.address().replace("\n", ", "),
+    "street": lambda g: g.fake.street_address(),
+    "postal_code": lambda g: g.fake.postcode(),
+    "latitude": lambda g: round(g.rng.uniform(-60, 70), 4),
+    "longitude": lambda g: round(g.rng.uniform(-170, 170), 4),
+    "timezone": lambda g: g.fake.timezone(),
+    "language_code": lambda g: g.rng.choice(LANGUAGES),
+    "currency_code": lambda g: g.rng.choice(CURRENCIES),
+    "email": lambda g: g.fake.email(),
+    "phone": lambda g: g.fake.phone_number(),
+    "url": lambda g: f"https://{g.fake.domain_name()}/{g.fake.slug()}",
+    "image_url": lambda g: f"https://images.{g.fake.domain_name()}/{_hex(g, 12)}.jpg",
+    "domain": lambda g: g.fake.domain_name(),
+    "ip": lambda g: g.fake.ipv4_public(),
+    "slug": lambda g: g.fake.slug(),
+    "hex_color": lambda g: g.fake.hex_color(),
+    "color": lambda g: g.fake.color_name(),
+    "isbn": lambda g: g.fake.isbn13(),
+    "ticker": lambda g: g.rng.choice(TICKERS),
+    "date": lambda g: _date(g, -30, 30).isoformat(),
+    "past_date": lambda g: _date(g, -730, -1).isoformat(),
+    "future_date": lambda g: _date(g, 1, 90).isoformat(),
+    "datetime": lambda g: _datetime(g, -30, 0),
+    "time": lambda g: f"{g.rng.randint(0, 23):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
+    "year": lambda g: g.today.year - g.rng.randint(0, 40),
+    "duration_minutes": lambda g: g.rng.randint(20, 180),
+    "price": lambda g: round(g.rng.uniform(5, 250), 2),
+    "amount": lambda g: round(g.rng.uniform(10, 5000), 2),
+    "percentage": lambda g: round(g.rng.uniform(0, 100), 1),
+    "rating": lambda g: round(g.rng.uniform(1, 5), 1),
+    "score": lambda g: g.rng.randint(0, 100),
+    "count": lambda g: g.rng.randint(0, 500),
+    "temperature_c": lambda g: round(g.rng.uniform(-5, 32), 1),
+    "temperature_f": lambda g: round(g.rng.uniform(23, 90), 1),
+    "humidity": lambda g: g.rng.randint(20, 95),
+    "wind_speed": lambda g: round(g.rng.uniform(0, 45), 1),
+    "pressure_hpa": lambda g: g.rng.randint(985, 1035),
+    "precipitation_mm": lambda g: round(max(0.0, g.rng.uniform(-4, 12)), 1),
+    "aqi": lambda g: g.rng.randint(15, 180),
+    "uv_index": lambda g: g.rng.randint(0, 11),
+    "population": lambda g: g.rng.randint(5_000, 9_000_000),
+    "elevation_m": lambda g: g.rng.randint(0, 2500),
+    "distance_km": lambda g: round(g.rng.uniform(0.5, 900), 1),
+    "weight_kg": lambda g: round(g.rng.uniform(0.2, 90), 1),
+    "calories": lambda g: g.rng.randint(80, 950),
+    "version": lambda g: f"{g.rng.randint(0, 9)}.{g.rng.randint(0, 30)}.{g.rng.randint(0, 20)}",
+    "genre": lambda g: g.rng.choice(GENRES),
+    "artist": lambda g: g.fake.name(),
+    "album": lambda g: " ".join(g.fake.words(2)).title(),
+    "song": lambda g: " ".join(g.fake.words(g.rng.randint(1, 3))).title(),
+    "movie": lambda g: " ".join(g.fake.words(g.rng.randint(1, 3))).title(),
+    "book": lambda g: g.fake.sentence(nb_words=3).rstrip(".").title(),
+    "author": lambda g: g.fake.name(),
+    "team": lambda g: g.rng.choice(TEAMS),
+    "player": lambda g: g.fake.name(),
+    "recipe": lambda g: f"{g.rng.choice(INGREDIENTS).title()} {g.rng.choice(('Curry', 'Salad', 'Risotto', 'Stew', 'Tacos', 'Soup'))}",
+    "ingredient": lambda g: g.rng.choice(INGREDIENTS),
+    "cuisine": lambda g: g.rng.choice(CUISINES),
+    "airport_code": lambda g: g.rng.choice(AIRPORTS),
+    "airline": lambda g: g.rng.choice(AIRLINES),
+    "flight_number": lambda g: f"{g.rng.choice(string.ascii_uppercase)}{g.rng.choice(string.ascii_uppercase)}{g.rng.randint(100, 9999)}",
+    "hashtag": lambda g: "#" + g.fake.word(),
+    "quote": lambda g: g.rng.choice(POSITIVE_QUOTES),
+    "definition": lambda g: g.fake.sentence(nb_words=12),
+    "part_of_speech": lambda g: g.rng.choice(POS),
+    "file_name": lambda g: g.fake.file_name(),
+    "mime_type": lambda g: g.rng.choice(MIME),
+    "status": lambda g: g.rng.choice(STATUSES),
+    "code": lambda g: "".join(g.rng.choice(string.ascii_uppercase + string.digits) for _ in range(8)),
+}
+
+# Field-name rules, first match wins. Each pattern is matched against the snake_case name.
+_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p), k)
+    for p, k in [
+        (r"(^|_)e?mail(_address)?$", "email"),
+        (r"(image|thumbnail|photo|picture|avatar|icon|poster|cover|logo)(_url)?$", "image_url"),
+        (r"(^|_)(url|link|href|website|homepage|uri)$", "url"),
+        (r"(^|_)(phone|telephone|mobile)(_number)?$", "phone"),
+        (r"(^|_)(lat|latitude)$", "latitude"),
+        (r"(^|_)(lon|lng|long|longitude)$", "longitude"),
+        (r"country_code$", "country_code"),
+        (r"(^|_)country(_name)?$", "country"),
+        (r"(^|_)city(_name)?$", "city"),
+        (r"(^|_)(state|province|region)$", "state"),
+        (r"(^|_)(zip|postal_code|postcode|zip_code)$", "postal_code"),
+        (r"(^|_)street", "street"),
+        (r"address$", "address"),
+        (r"(^|_)(timezone|tz|time_zone)$", "timezone"),
+        (r"(^|_)(currency|currency_code|base_currency)$", "currency_code"),
+        (r"(fahrenheit|temp_f|temperature_f)", "temperature_f"),
+        (r"(^|_)(temp|temperature|feels_like|dew_point)", "temperature_c"),
+        (r"humidity", "humidity"),
+        (r"wind", "wind_speed"),
+        (r"pressure", "pressure_hpa"),
+        (r"(precip|rain|snow)", "precipitation_mm"),
+        (r"(^|_)aqi", "aqi"),
+        (r"(^|_)uv", "uv_index"),
+        (r"(^|_)(rating|stars|avg_rating|average_rating)$", "rating"),
+        (r"(percent|pct|percentage)", "percentage"),
+        (r"(^|_)(score|popularity)$", "score"),
+        (r"(^|_)population$", "population"),
+        (r"(^|_)(elevation|altitude)", "elevation_m"),
+        (r"(^|_)(distance|visibility)", "distance_km"),
+        (r"(^|_)(weight)", "weight_kg"),
+        (r"calories|kcal", "calories"),
+        (r"(price|cost|fee|fare|subtotal|total_price|unit_price)", "price"),
+        (r"(amount|balance|total|salary|revenue|volume|market_cap|value)$", "amount"),
+        (r"(^|_)(year|release_year)$", "year"),
+        (r"(duration|runtime|length_minutes|minutes)", "duration_minutes"),
+        (r"(_at|timestamp|datetime|date_time)$", "datetime"),
+        (r"(^|_)(date|day|release_date|published|birthday|dob)$|_date$|_on$", "date"),
+        (r"(^|_)time$", "time"),
+        (r"(^|_)(uuid|guid)$", "uuid"),
+        (r"(^|_)(id|identifier|txid|guid)$|_id$|^id_", "id"),
+        (r"(^|_)(code|sku|barcode|reference|ref)$", "code"),
+        (r"(^|_)first_name$", "first_name"),
+        (r"(^|_)last_name$", "last_name"),
+        (r"(^|_)(username|user_name|handle|login|screen_name)$", "username"),
+        (r"(company|organization|organisation|publisher|brand|manufacturer|employer|studio)", "company"),
+        (r"(author|writer)", "author"),
+        (r"(artist|singer|band|composer)", "artist"),
+        (r"(director|owner|creator|actor|host|speaker|customer_name|full_name|contact_name)", "name"),
+        (r"(job_title|occupation|position)$", "job_title"),
+        (r"(^|_)album", "album"),
+        (r"(^|_)(song|track)(_name|_title)?$", "song"),
+        (r"(title|headline|subject|caption)", "title"),
+        (r"(description|summary|bio|overview|synopsis|abstract|content|body|text|details|excerpt)$", "paragraph"),
+        (r"(message|comment|review|note|reason|instructions|explanation|example)", "sentence"),
+        (r"(^|_)(definition|meaning|gloss)", "definition"),
+        (r"part_of_speech|(^|_)pos$", "part_of_speech"),
+        (r"(^|_)quote", "quote"),
+        (r"(^|_)genre", "genre"),
+        (r"(^|_)(language|lang|locale)$", "language_code"),
+        (r"(^|_)status$", "status"),
+        (r"(^|_)version$", "version"),
+        (r"(^|_)(hex|color_hex)$", "hex_color"),
+        (r"(^|_)colou?r$", "color"),
+        (r"(^|_)(ip|ip_address)$", "ip"),
+        (r"(^|_)(domain|hostname|host)$", "domain"),
+        (r"(^|_)isbn", "isbn"),
+        (r"(^|_)(symbol|ticker)$", "ticker"),
+        (r"(airport|iata|icao)", "airport_code"),
+        (r"airline|carrier", "airline"),
+        (r"flight_(number|no)$", "flight_number"),
+        (r"(^|_)team", "team"),
+        (r"(^|_)player", "player"),
+        (r"(^|_)(recipe|dish)", "recipe"),
+        (r"ingredient", "ingredient"),
+        (r"cuisine", "cuisine"),
+        (r"(hashtag|(^|_)tag)s?$", "hashtag"),
+        (r"(^|_)(slug)$", "slug"),
+        (r"(file_?name|filename)$", "file_name"),
+        (r"(mime|content_type|media_type)", "mime_type"),
+        (r"(^|_)(word|term|keyword)$", "word"),
+        (r"(^|_)(count|num|number|quantity|views|likes|followers|total_results|results_count)$", "count"),
+    ]
+]
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def snake(name: str) -> str:
+    return _CAMEL.sub("_", name).lower().replace("-", "_").replace(" ", "_")
+
+
+def kind_for(field: str, entity: str) -> str | None:
+    """The value kind a field name suggests, or None to fall back on the schema alone."""
+    low = snake(field)
+    if low == "name" or low.endswith("_name") and low[:-5] in ("display", "full", "real"):
+        if entity in _PERSON_ENTITIES:
+            return "name"
+        if entity in _PLACE_ENTITIES:
+            return "city"
+        return "title"
+    for pattern, kind in _RULES:
+        if pattern.search(low):
+            return kind
+    return None
+
+
+def kinds_list() -> list[str]:
+    return sorted(KINDS)

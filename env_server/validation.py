@@ -1,0 +1,134 @@
+"""Argument validation against a tool's input schema, with messages an agent can act on.
+
+One ``ArgumentValidator`` per tool is built when the catalog loads. ``problems(args)``
+returns human-readable sentences that name the parameter, what was expected (type, enum,
+range, format) and what was received, e.g.::
+
+    parameter 'unit': expected one of ['celsius', 'fahrenheit'], got 'kelvin'
+    missing required parameter 'city' (string: The name of the city.)
+    unknown parameter 'citi' (did you mean 'city'?)
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import json
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import ValidationError
+
+# Formats a real API would reject when malformed. jsonschema's own date-time check needs
+# an extra package, so the three we enforce are registered here.
+_FORMATS = FormatChecker(formats=())
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")
+
+
+@_FORMATS.checks("date")
+def _is_date(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if not _DATE.match(value):
+        return False
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+@_FORMATS.checks("date-time")
+def _is_datetime(value: object) -> bool:
+    return not isinstance(value, str) or bool(_DATETIME.match(value)) and _is_date(value[:10])
+
+
+@_FORMATS.checks("email")
+def _is_email(value: object) -> bool:
+    return not isinstance(value, str) or ("@" in value and "." in value.rsplit("@", 1)[-1])
+
+MAX_REPORTED = 5
+
+
+class ArgumentValidator:
+    """A precompiled validator for one tool's arguments."""
+
+    __slots__ = ("tool", "schema", "_validator", "_known", "_strict")
+
+    def __init__(self, tool: str, schema: dict[str, Any], *, strict_params: bool = True) -> None:
+        self.tool = tool
+        self.schema = schema
+        self._validator = Draft202012Validator(schema, format_checker=_FORMATS)
+        props = schema.get("properties")
+        self._known: tuple[str, ...] = tuple(props) if isinstance(props, dict) else ()
+        # A schema that lists no properties accepts anything, like a free-form API.
+        self._strict = strict_params and bool(self._known)
+
+    def problems(self, args: dict[str, Any]) -> list[str]:
+        """Every way ``args`` breaks the schema, most useful first; empty when valid."""
+        found: list[str] = []
+        if self._strict:
+            for key in sorted(args):
+                if key not in self._known:
+                    close = difflib.get_close_matches(key, self._known, n=1, cutoff=0.6)
+                    hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(self._known)})"
+                    found.append(f"unknown parameter '{key}'{hint}")
+        errors = sorted(self._validator.iter_errors(args), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+        found += [_describe(e, self.schema) for e in errors]
+        return found[:MAX_REPORTED]
+
+
+def _param_path(error: ValidationError) -> str:
+    parts: list[str] = []
+    for p in error.absolute_path:
+        parts.append(f"[{p}]" if isinstance(p, int) else (f".{p}" if parts else str(p)))
+    return "".join(parts)
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    kind = _json_type(value)
+    return f"{kind} {text[:80]}" if kind not in ("string",) else text[:80]
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def _describe(error: ValidationError, root: dict[str, Any]) -> str:
+    where = _param_path(error)
+    label = f"parameter '{where}'" if where else "arguments"
+    v, schema = error.validator, error.schema if isinstance(error.schema, dict) else {}
+    if v == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        sub = (schema.get("properties") or {}).get(missing, {})
+        detail = sub.get("type", "any")
+        if sub.get("description"):
+            detail += f": {sub['description']}"
+        prefix = f"{where}." if where else ""
+        return f"missing required parameter '{prefix}{missing}' ({detail})"
+    if v == "type":
+        return f"{label}: expected {error.validator_value}, got {_show(error.instance)}"
+    if v == "enum":
+        return f"{label}: expected one of {error.validator_value}, got {_show(error.instance)}"
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"{label}: {v} is {error.validator_value}, got {_show(error.instance)}"
+    if v == "format":
+        return f"{label}: expected {error.validator_value} format, got {_show(error.instance)}"
+    if v == "additionalProperties":
+        return f"{label}: {error.message}"
+    return f"{label}: {error.message}"

@@ -1,0 +1,118 @@
+"""Append-only log of every ``tools/call``, committed before the response is returned.
+
+A row per call: session, per-session sequence number, tool, arguments, result, whether it
+was an error and which kind, latency and a timestamp. Timestamps come from an injected
+clock; ``CallRecord.replay_view()`` drops the two wall-time fields so two runs of the same
+script compare equal.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from state.db import Database
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS call_log (
+    session_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,
+    tool VARCHAR NOT NULL,
+    arguments JSON NOT NULL,
+    result JSON,
+    is_error BOOLEAN NOT NULL,
+    error_kind VARCHAR,
+    latency_ms DOUBLE NOT NULL,
+    ts VARCHAR NOT NULL,
+    PRIMARY KEY (session_id, seq)
+)
+"""
+
+
+class ErrorKind(str, Enum):
+    """Why a call failed; ``infra_error`` is never the agent's fault."""
+
+    INVALID_ARGUMENTS = "invalid_arguments"
+    UNKNOWN_TOOL = "unknown_tool"
+    NOT_FOUND = "not_found"
+    TOOL_ERROR = "tool_error"
+    INFRA_ERROR = "infra_error"
+
+
+class CallRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str
+    seq: int
+    tool: str
+    arguments: dict[str, Any]
+    result: Any = None
+    is_error: bool
+    error_kind: ErrorKind | None = None
+    latency_ms: float
+    ts: str
+
+    def replay_view(self) -> dict[str, Any]:
+        """The record without wall-time fields, for determinism comparisons."""
+        return self.model_dump(mode="json", exclude={"latency_ms", "ts"})
+
+
+class CallLog:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._db.execute(_DDL)
+        self._next: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def next_seq(self, session_id: str) -> int:
+        """Reserve the session's next sequence number (continues after a restart)."""
+        with self._lock:
+            seq = self._next.get(session_id)
+            if seq is None:
+                row = self._db.execute(
+                    "SELECT coalesce(max(seq), -1) + 1 FROM call_log WHERE session_id = ?", [session_id]
+                ).fetchone()
+                seq = int(row[0]) if row else 0
+            self._next[session_id] = seq + 1
+            return seq
+
+    def append(self, record: CallRecord) -> None:
+        self._db.execute(
+            "INSERT INTO call_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                record.session_id,
+                record.seq,
+                record.tool,
+                json.dumps(record.arguments, sort_keys=True, ensure_ascii=False),
+                json.dumps(record.result, sort_keys=True, ensure_ascii=False),
+                record.is_error,
+                record.error_kind.value if record.error_kind else None,
+                record.latency_ms,
+                record.ts,
+            ],
+        )
+
+    def calls(self, session_id: str) -> list[CallRecord]:
+        rows = self._db.execute(
+            "SELECT session_id, seq, tool, arguments, result, is_error, error_kind, latency_ms, ts "
+            "FROM call_log WHERE session_id = ? ORDER BY seq",
+            [session_id],
+        ).fetchall()
+        return [
+            CallRecord(
+                session_id=r[0],
+                seq=r[1],
+                tool=r[2],
+                arguments=json.loads(r[3]),
+                result=json.loads(r[4]) if r[4] is not None else None,
+                is_error=r[5],
+                error_kind=ErrorKind(r[6]) if r[6] else None,
+                latency_ms=r[7],
+                ts=r[8],
+            )
+            for r in rows
+        ]

@@ -1,0 +1,88 @@
+"""Persisted session records: which tools a session sees, its seed and its clock.
+
+Sessions survive a restart on the same database, so a client can keep using
+``/sessions/{id}/mcp`` after the server comes back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from state.db import Database
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS sessions (
+    session_id VARCHAR PRIMARY KEY,
+    seed BIGINT NOT NULL,
+    today DATE NOT NULL,
+    tools JSON NOT NULL,
+    label VARCHAR,
+    created_at VARCHAR NOT NULL
+)
+"""
+
+
+class SessionRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    session_id: str
+    seed: int = 0
+    today: dt.date
+    # [name the session exposes, catalog name]; empty means the whole catalog.
+    tools: list[tuple[str, str]] = Field(default_factory=list)
+    label: str | None = None
+    created_at: str
+
+
+class SessionStore:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self._db.execute(_DDL)
+        self._cache: dict[str, SessionRecord] = {}
+        self._lock = threading.Lock()
+
+    def create(self, record: SessionRecord) -> SessionRecord:
+        with self._lock:
+            if self.get(record.session_id) is not None:
+                raise KeyError(record.session_id)
+            self._db.execute(
+                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    record.session_id,
+                    record.seed,
+                    record.today,
+                    json.dumps(record.tools),
+                    record.label,
+                    record.created_at,
+                ],
+            )
+            self._cache[record.session_id] = record
+        return record
+
+    def get(self, session_id: str) -> SessionRecord | None:
+        hit = self._cache.get(session_id)
+        if hit is not None:
+            return hit
+        row = self._db.execute(
+            "SELECT session_id, seed, today, tools, label, created_at FROM sessions WHERE session_id = ?",
+            [session_id],
+        ).fetchone()
+        if row is None:
+            return None
+        record = SessionRecord(
+            session_id=row[0],
+            seed=row[1],
+            today=row[2],
+            tools=[tuple(t) for t in json.loads(row[3])],
+            label=row[4],
+            created_at=row[5],
+        )
+        self._cache[session_id] = record
+        return record
+
+    def ids(self) -> list[str]:
+        return [r[0] for r in self._db.execute("SELECT session_id FROM sessions ORDER BY created_at").fetchall()]
