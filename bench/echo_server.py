@@ -1,0 +1,56 @@
+"""A bare MCP echo server on the same SDK, transport and app stack as toolenv (the baseline).
+
+Usage: python bench/echo_server.py PORT
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Any
+
+import mcp.types as types
+import uvicorn
+from fastapi import FastAPI
+from mcp.server import Server, ServerRequestContext
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from starlette.routing import Route
+
+ECHO = types.Tool.model_validate(
+    {
+        "name": "echo",
+        "description": "Echo the message back.",
+        "inputSchema": {"type": "object", "properties": {"msg": {"type": "string"}}, "required": ["msg"]},
+        "outputSchema": {"type": "object", "properties": {"echo": {"type": "string"}}, "required": ["echo"]},
+    }
+)
+
+
+async def on_list_tools(ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[ECHO])
+
+
+async def on_call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    out = {"echo": str((params.arguments or {}).get("msg", ""))}
+    return types.CallToolResult(content=[types.TextContent(type="text", text=out["echo"])], structured_content=out)
+
+
+def build_app() -> FastAPI:
+    server: Server[Any] = Server(
+        "echo", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
+        get_tool_input_schema=lambda name: ECHO.input_schema if name == "echo" else None,
+    )
+    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI):
+        async with manager.run():
+            yield
+
+    app = FastAPI(lifespan=lifespan)
+    app.router.routes.append(Route("/mcp", endpoint=StreamableHTTPASGIApp(manager), methods=["GET", "POST", "DELETE"]))
+    return app
+
+
+if __name__ == "__main__":
+    uvicorn.run(build_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
