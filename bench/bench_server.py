@@ -72,6 +72,7 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
     conc_lat: list[float] = []
     listed = 0
     go = anyio.Event()
+    started: list[float] = []
 
     async def worker(k: int) -> None:
         nonlocal listed
@@ -81,6 +82,7 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
             await c.list_tools()
             listed += 1
             if listed == conc:
+                started.append(time.perf_counter())
                 go.set()
             await go.wait()
             for i in range(per_client):
@@ -89,11 +91,10 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
                 conc_lat.append((time.perf_counter() - t) * 1000)
 
     cpu1 = cpu_seconds(pid)
-    t0 = time.perf_counter()
     async with anyio.create_task_group() as tg:
         for k in range(conc):
             tg.start_soon(worker, k)
-    wall = time.perf_counter() - t0
+    wall = time.perf_counter() - started[0]
     total = conc * per_client
     return {
         "median_ms": statistics.median(lat),
