@@ -82,7 +82,7 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
             await c.list_tools()
             listed += 1
             if listed == conc:
-                started.append(time.perf_counter())
+                started += [time.perf_counter(), cpu_seconds(pid)]
                 go.set()
             await go.wait()
             for i in range(per_client):
@@ -90,7 +90,6 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
                 await c.call_tool(tool, make_args(10_000 * (k + 1) + i))
                 conc_lat.append((time.perf_counter() - t) * 1000)
 
-    cpu1 = cpu_seconds(pid)
     async with anyio.create_task_group() as tg:
         for k in range(conc):
             tg.start_soon(worker, k)
@@ -102,7 +101,7 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
         "cpu_ms_per_call_seq": cpu_seq,
         "conc_calls_per_s": total / wall,
         "conc_p99_ms": pct(conc_lat, 0.99),
-        "cpu_ms_per_call_conc": (cpu_seconds(pid) - cpu1) / total * 1000,
+        "cpu_ms_per_call_conc": (cpu_seconds(pid) - started[1]) / total * 1000,
     }
 
 
