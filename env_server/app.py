@@ -8,6 +8,9 @@ Routes:
 * ``POST /v1/sessions``           create a session (tool names or a catalog group, seed, date)
 * ``GET  /v1/sessions/{id}``      the session record
 * ``GET  /v1/sessions/{id}/calls`` the session's call log
+* ``GET  /v1/sessions/{id}/state``  the world-state digest and row count
+* ``POST /v1/sessions/{id}/reset``  back to the base world (the log is kept)
+* ``POST /v1/sessions/{id}/fork``   copy state and log prefix into a new session
 * ``GET  /v1/health``             liveness and catalog size
 """
 
@@ -44,6 +47,18 @@ class SessionCreateResult(BaseModel):
     session: SessionRecord
     mcp_path: str
     tool_count: int
+
+
+class StateResult(BaseModel):
+    session_id: str
+    digest: str
+    rows: int
+
+
+class ForkRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str | None = None
 
 
 def build_app(env: ToolEnvironment) -> FastAPI:
@@ -94,9 +109,36 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     @app.get("/v1/sessions/{session_id}/calls")
     def get_calls(session_id: str) -> list[CallRecord]:
         try:
-            env.view(session_id)
+            return env.calls(session_id)
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
-        return env.log.calls(session_id)
+
+    @app.get("/v1/sessions/{session_id}/state")
+    def get_state(session_id: str) -> StateResult:
+        try:
+            view = env.view(session_id)
+        except SessionError as exc:
+            raise HTTPException(404, str(exc)) from None
+        world = env.store.world(view.session_id, view.record.seed)
+        return StateResult(session_id=session_id, digest=world.digest(), rows=len(world.rows))
+
+    @app.post("/v1/sessions/{session_id}/reset")
+    def reset(session_id: str) -> StateResult:
+        try:
+            env.reset_session(session_id)
+        except SessionError as exc:
+            raise HTTPException(404, str(exc)) from None
+        return get_state(session_id)
+
+    @app.post("/v1/sessions/{session_id}/fork", status_code=201)
+    def fork(session_id: str, body: ForkRequest | None = None) -> SessionCreateResult:
+        try:
+            view = env.fork_session(session_id, (body or ForkRequest()).session_id)
+        except SessionError as exc:
+            code = 404 if "unknown session" in str(exc) else 422
+            raise HTTPException(code, str(exc)) from None
+        return SessionCreateResult(
+            session=view.record, mcp_path=f"/sessions/{view.session_id}/mcp", tool_count=len(view.names)
+        )
 
     return app

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from env_server.simulators.base import DEFAULT_TODAY
+from state.store import Durability
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -26,4 +27,8 @@ class ServerSettings(BaseModel):
     seed: int = Field(default=0, description="Seed of the free-play session.")
     today: dt.date = Field(default=DEFAULT_TODAY, description="Current date of the free-play session.")
     strict_params: bool = Field(default=True, description="Reject parameters the schema does not declare.")
+    durability: Durability = Field(
+        default=Durability.PER_CALL,
+        description="per_call commits state and log before each response; deferred batches (in-process RL).",
+    )
     stdio_session: str = Field(default=FREE_SESSION, description="Session served on stdio.")

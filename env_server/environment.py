@@ -21,9 +21,11 @@ from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, Tool
 from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import ArgumentError, SessionError, ToolCallError
 from env_server.search import ToolSearchIndex
-from env_server.simulators import SimContext, simulate
+from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
+from state.store import StateStore
+from state.world import World
 
 logger = logging.getLogger(__name__)
 
@@ -115,8 +117,10 @@ class ToolEnvironment:
         self.db = db
         self.log = CallLog(db)
         self.sessions = SessionStore(db)
+        self.store = StateStore(db, self.settings.durability)
+        self.rules = _rules_for(catalog)
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
-        self._search_index = ToolSearchIndex(list(catalog.tools.values()))
+        self._search_index: ToolSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
         free_names = {n: n for n in catalog.tools}
@@ -143,9 +147,10 @@ class ToolEnvironment:
         today: dt.date | None = None,
         session_id: str | None = None,
         label: str | None = None,
+        pairs: list[tuple[str, str]] | None = None,
     ) -> SessionView:
         """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``."""
-        pairs: list[tuple[str, str]] = []
+        pairs = list(pairs or [])
         if group is not None:
             if group not in self.catalog.groups:
                 close = self.catalog.suggest(group, among=list(self.catalog.groups))
@@ -212,28 +217,34 @@ class ToolEnvironment:
         spec = self.tool_spec(view, name)
         if spec is None:
             suggestions = self.catalog.suggest(name, among=list(view.names))
-            self._record(view, name, args, None, started, ErrorKind.UNKNOWN_TOOL)
+            self._record(view, name, args, None, started, ErrorKind.UNKNOWN_TOOL, None)
             raise UnknownToolError(name, suggestions)
         result: dict[str, Any] | None = None
         message: str | None = None
         kind: ErrorKind | None = None
+        world = self.store.world(view.session_id, view.record.seed)
         try:
-            result = self._run(view, spec, name, args)
+            result = self._run(view, spec, name, args, world)
         except ToolCallError as exc:
             message, kind = str(exc), ErrorKind(exc.kind)
         except Exception:  # boundary: a simulator bug must not crash the server or blame the agent
             logger.exception("simulator failed for %s in session %s", spec.name, view.session_id)
             message, kind = "Internal simulator error; this call is not counted against you.", ErrorKind.INFRA_ERROR
-        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind)
+        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world)
         return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
 
-    def _run(self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    def _run(self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any], world: World) -> dict[str, Any]:
         if spec is SEARCH_TOOL:
             return self._search(view, args)
         problems = self.catalog.validators[spec.name].problems(args)
         if problems:
             raise _argument_error(name, problems)
-        ctx = SimContext(session_id=view.session_id, seed=view.record.seed, today=view.record.today)
+        ctx = SimContext(
+            session_id=view.session_id,
+            seed=view.record.seed,
+            today=view.record.today,
+            state=StateHandle(world, self.rules),
+        )
         return simulate(spec, args, ctx)
 
     def _search(self, view: SessionView, args: dict[str, Any]) -> dict[str, Any]:
@@ -241,6 +252,8 @@ class ToolEnvironment:
         if problems:
             raise _argument_error(SEARCH_TOOL.name, problems)
         allowed = None if view is self._free else frozenset(view.names.values())
+        if self._search_index is None:
+            self._search_index = _search_index_for(self.catalog)
         hits = self._search_index.search(args["query"], int(args.get("limit", 10)), allowed)
         results = []
         for hit in hits:
@@ -264,9 +277,10 @@ class ToolEnvironment:
         result: Any,
         started: float,
         kind: ErrorKind | None,
+        world: World | None,
     ) -> int:
         seq = self.log.next_seq(view.session_id)
-        self.log.append(
+        statement = CallLog.statement(
             CallRecord(
                 session_id=view.session_id,
                 seq=seq,
@@ -279,7 +293,77 @@ class ToolEnvironment:
                 ts=self._clock().isoformat(),
             )
         )
+        # The call's state changes and its log row commit in one transaction.
+        if world is None:
+            self.store.commit_statements([statement])
+        else:
+            self.store.commit(world, [statement])
         return seq
+
+    # -- world state ----------------------------------------------------------------------
+
+    def calls(self, session_id: str) -> list[CallRecord]:
+        self.view(session_id)
+        self.store.flush()
+        return self.log.calls(session_id)
+
+    def state_digest(self, session_id: str) -> str:
+        view = self.view(session_id)
+        return self.store.world(view.session_id, view.record.seed).digest()
+
+    def reset_session(self, session_id: str) -> None:
+        """Back to the session's base world; the call log is kept."""
+        view = self.view(session_id)
+        self.store.reset(view.session_id, view.record.seed)
+
+    def fork_session(self, session_id: str, new_id: str | None = None) -> SessionView:
+        """A new session with the same tools, seed, clock, state and call-log prefix."""
+        view = self.view(session_id)
+        if view is self._free:
+            raise SessionError("the free-play session cannot be forked; create a session first")
+        fork = self.create_session(
+            tools=None,
+            session_id=new_id,
+            seed=view.record.seed,
+            today=view.record.today,
+            label=f"fork of {session_id}",
+            pairs=view.record.tools,
+        )
+        self.store.fork(view.session_id, view.record.seed, fork.session_id)
+        self.store.commit_statements([CallLog.copy_statement(view.session_id, fork.session_id)])
+        self.log.forget(fork.session_id)
+        return fork
+
+    def pin_observation(self, session_id: str, tool: str, arguments: dict[str, Any], observation: Any) -> None:
+        """Make ``tool(arguments)`` return exactly ``observation`` in this session."""
+        view = self.view(session_id)
+        spec = self.tool_spec(view, tool)
+        if spec is None:
+            raise UnknownToolError(tool, self.catalog.suggest(tool, among=list(view.names)))
+        self.store.pin(self.store.world(view.session_id, view.record.seed), spec.name, arguments, observation)
+
+
+# Derived, read-only views of a catalog, shared by every environment built on it.
+_DERIVED: dict[int, tuple[Catalog, CatalogRules, list[ToolSearchIndex]]] = {}
+
+
+def _derived(catalog: Catalog) -> tuple[Catalog, CatalogRules, list[ToolSearchIndex]]:
+    hit = _DERIVED.get(id(catalog))
+    if hit is None or hit[0] is not catalog:
+        hit = (catalog, CatalogRules.from_specs(list(catalog.tools.values())), [])
+        _DERIVED[id(catalog)] = hit
+    return hit
+
+
+def _rules_for(catalog: Catalog) -> CatalogRules:
+    return _derived(catalog)[1]
+
+
+def _search_index_for(catalog: Catalog) -> ToolSearchIndex:
+    cached = _derived(catalog)[2]
+    if not cached:
+        cached.append(ToolSearchIndex(list(catalog.tools.values())))
+    return cached[0]
 
 
 def _argument_error(name: str, problems: list[str]) -> ArgumentError:

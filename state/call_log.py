@@ -81,7 +81,12 @@ class CallLog:
             return seq
 
     def append(self, record: CallRecord) -> None:
-        self._db.execute(
+        self._db.execute(*self.statement(record))
+
+    @staticmethod
+    def statement(record: CallRecord) -> tuple[str, list[object]]:
+        """The INSERT for ``record``, so a caller can commit it with other writes atomically."""
+        return (
             "INSERT INTO call_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 record.session_id,
@@ -95,6 +100,20 @@ class CallLog:
                 record.ts,
             ],
         )
+
+    @staticmethod
+    def copy_statement(source_id: str, new_id: str) -> tuple[str, list[object]]:
+        """Copy a session's log under a new id (a fork shares its parent's prefix)."""
+        return (
+            "INSERT INTO call_log SELECT ?, seq, tool, arguments, result, is_error, error_kind, latency_ms, ts "
+            "FROM call_log WHERE session_id = ?",
+            [new_id, source_id],
+        )
+
+    def forget(self, session_id: str) -> None:
+        """Drop the cached next sequence number; it is re-read from the table on next use."""
+        with self._lock:
+            self._next.pop(session_id, None)
 
     def calls(self, session_id: str) -> list[CallRecord]:
         rows = self._db.execute(

@@ -47,6 +47,7 @@ _VERBS: list[tuple[Operation, tuple[str, ...]]] = [
     ),
 ]
 _SUFFIX_NOISE = ("detail", "details", "info", "information", "data", "list", "by", "for", "of", "the")
+_PLURAL_HINT = re.compile(r"\b(list of|search|events|shows|results|items|articles|records|recommend\w*)\b", re.I)
 _CONTROL_PARAMS = frozenset(
     {"format", "page", "limit", "offset", "sort", "order_by", "sortby", "lang", "language", "api_key",
      "apikey", "key", "token", "callback", "per_page", "page_size", "count", "max_results", "fields"}
@@ -109,7 +110,9 @@ def infer_profile(name: str, description: str, input_schema: dict[str, Any]) -> 
     id_params = [p for p in props if is_id_param(p)]
     entity = infer_entity(words)
     id_param = _best_id_param(id_params, entity)
-    if op is Operation.READ and id_param is None and words and words[-1].endswith("s") and len(words) > 1:
+    if op is Operation.READ and id_param is None and len(words) > 1 and (
+        words[-1].endswith("s") or _PLURAL_HINT.search(description)
+    ):
         op = Operation.SEARCH
     filters = [p for p in props if p != id_param and p.lower() not in _CONTROL_PARAMS]
     collection = "results" if op in (Operation.SEARCH, Operation.LIST) else None

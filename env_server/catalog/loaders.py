@@ -262,6 +262,10 @@ def to_tool_spec(raw: RawTool, name: str) -> ToolSpec:
     if name != raw.name:
         records.append(NormalizationRecord(path="name", change=f"renamed '{raw.name}' -> '{name}'"))
     profile = raw.profile or infer_profile(raw.name, raw.description, input_schema)
+    if raw.source is SourceFormat.WILDTOOLBENCH:
+        # Tools of one WildToolBench list are families of one another (getCityShow ->
+        # getShowDetail); one shared namespace keeps their ids resolvable across lists.
+        profile = profile.model_copy(update={"family": "wildtoolbench"})
     output = raw.output_schema
     if native:
         output_schema = output

@@ -11,13 +11,14 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY, SimContext, Simulator
-from env_server.simulators.generic import simulate_generic
+from env_server.simulators.stateful import CatalogRules, StateHandle, simulate_stateful
 
-__all__ = ["DEFAULT_TODAY", "SimContext", "Simulator", "simulate"]
+__all__ = ["DEFAULT_TODAY", "CatalogRules", "SimContext", "Simulator", "StateHandle", "simulate"]
 
-# Family slug -> simulator; families not listed use the generic one.
+# Family slug -> simulator; families not listed use the entity-aware one, which itself
+# falls back on schema-driven generation when the context carries no world state.
 FAMILIES: dict[str, Simulator] = {}
 
 
 def simulate(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
-    return FAMILIES.get(spec.family, simulate_generic)(spec, args, ctx)
+    return FAMILIES.get(spec.family, simulate_stateful)(spec, args, ctx)

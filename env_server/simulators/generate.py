@@ -26,6 +26,10 @@ _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 _SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
+_LIVE_STATUSES = frozenset(
+    {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
+     "live", "in_stock", "operational", "enabled", "completed", "approved"}
+)
 _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
 
 
@@ -67,6 +71,11 @@ class Generation:
             return echoed
         enum = schema.get("enum")
         if isinstance(enum, list) and enum:
+            if name == "status":
+                # Most things a search finds are live; an occasional odd status stays possible.
+                live = [v for v in enum if isinstance(v, str) and v.lower() in _LIVE_STATUSES]
+                if live and self.rng.random() < 0.85:
+                    return self.rng.choice(live)
             return self.rng.choice(enum)
         typ = schema.get("type", "string")
         if isinstance(typ, list):
@@ -221,7 +230,7 @@ class Generation:
         value = self.args.get(name, _MISSING)
         if value is _MISSING:
             value = self._args_snake.get(snake(name), _MISSING)
-        if value is _MISSING or not _fits(value, schema):
+        if value is _MISSING or not fits_schema(value, schema):
             return _MISSING
         return value
 
@@ -237,10 +246,11 @@ def _singular(name: str) -> str:
     return name
 
 
-def _fits(value: Any, schema: dict[str, Any]) -> bool:
+def fits_schema(value: Any, schema: dict[str, Any]) -> bool:
+    """Cheap check that a scalar satisfies a schema's type, enum, range and format."""
     typ = schema.get("type")
     if isinstance(typ, list):
-        return any(_fits(value, {**schema, "type": t}) for t in typ)
+        return any(fits_schema(value, {**schema, "type": t}) for t in typ)
     checks = {
         "string": lambda v: isinstance(v, str),
         "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),

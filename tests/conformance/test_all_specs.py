@@ -10,8 +10,9 @@ from jsonschema import Draft202012Validator
 from env_server.catalog import ToolSpec, load_catalog
 from env_server.catalog.samples import sample_arguments
 from env_server.errors import ToolCallError
-from env_server.simulators import SimContext, simulate
+from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
 from env_server.validation import ArgumentValidator
+from state.world import World
 from tests.conftest import TOOLALPACA, WTB_TOOLS
 
 
@@ -48,3 +49,20 @@ def test_spec_validates_simulates_and_is_deterministic(spec: ToolSpec):
         assert errors == [], (args, first)
         again = simulate(spec, json.loads(json.dumps(args)), ctx)
         assert json.dumps(first, sort_keys=True) == json.dumps(again, sort_keys=True)
+
+
+@pytest.mark.parametrize("spec", _catalog_specs())
+def test_spec_outputs_validate_with_world_state(spec: ToolSpec):
+    out_validator = Draft202012Validator(spec.output_schema)
+    rules = CatalogRules.from_specs([spec])
+    for variant in range(3):
+        args = sample_arguments(spec, variant)
+        world = World(session_id="conformance", seed=variant)
+        ctx = SimContext(seed=variant, state=StateHandle(world, rules))
+        for _ in range(2):  # the second call reads what the first one materialized or wrote
+            try:
+                result = simulate(spec, args, ctx)
+            except ToolCallError:
+                continue
+            errors = [e.message for e in out_validator.iter_errors(result)]
+            assert errors == [], (args, result)

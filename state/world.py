@@ -1,0 +1,94 @@
+"""One session's world: the entity rows it has seen or written, held in memory.
+
+The base world is virtual: any row a search can return is a pure function of (seed,
+namespace, entity, query), so nothing is generated until a tool touches it. What a session
+has touched or written lives here, keyed by (namespace, entity, id):
+
+* ``rows``     the current version of every materialized row (and whether it is deleted);
+* ``queries``  which ids a search or list returned, so repeating it returns the same ids;
+* ``pinned``   recorded observations keyed by (tool, canonical arguments).
+
+Every mutation is also appended to ``pending`` so the store can persist exactly what
+changed, in the same DuckDB transaction as the call-log row.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+RowKey = tuple[str, str, str]  # (namespace, entity, id)
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+@dataclass
+class RowState:
+    data: dict[str, Any]
+    deleted: bool = False
+    version: int = 0
+
+
+@dataclass
+class World:
+    session_id: str
+    seed: int
+    rows: dict[RowKey, RowState] = field(default_factory=dict)
+    queries: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
+    pinned: dict[tuple[str, str], Any] = field(default_factory=dict)
+    created: int = 0
+    # (kind, key, payload) mutations not yet persisted; kind is "row" or "query".
+    pending: list[tuple[str, Any, Any]] = field(default_factory=list)
+
+    def get(self, namespace: str, entity: str, entity_id: str) -> RowState | None:
+        return self.rows.get((namespace, entity, str(entity_id)))
+
+    def put(self, namespace: str, entity: str, entity_id: str, data: dict[str, Any], *, deleted: bool = False) -> RowState:
+        key = (namespace, entity, str(entity_id))
+        old = self.rows.get(key)
+        state = RowState(data=data, deleted=deleted, version=(old.version + 1) if old else 0)
+        self.rows[key] = state
+        self.pending.append(("row", key, state))
+        return state
+
+    def remember_query(self, namespace: str, entity: str, query_key: str, ids: list[str]) -> None:
+        self.queries[(namespace, entity, query_key)] = ids
+        self.pending.append(("query", (namespace, entity, query_key), ids))
+
+    def rows_of(self, namespace: str, entity: str) -> list[tuple[str, RowState]]:
+        """Rows of one entity type in id order (deterministic)."""
+        found = [(k[2], v) for k, v in self.rows.items() if k[0] == namespace and k[1] == entity]
+        return sorted(found, key=lambda kv: kv[0])
+
+    def next_id(self, namespace: str, entity: str, prefix: str) -> str:
+        """A fresh id, deterministic in (seed, namespace, entity, creation order)."""
+        self.created += 1
+        blob = f"{self.seed}|{namespace}|{entity}|{self.created}".encode()
+        self.pending.append(("counter", None, self.created))
+        return f"{prefix}_{hashlib.sha256(blob).hexdigest()[:10]}"
+
+    def digest(self) -> str:
+        """Stable hash of every row (and the id counter) in canonical order."""
+        h = hashlib.sha256()
+        h.update(f"created={self.created}\n".encode())
+        for key in sorted(self.rows):
+            row = self.rows[key]
+            h.update(canonical([list(key), row.data, row.deleted]).encode())
+            h.update(b"\n")
+        return h.hexdigest()
+
+    def clone(self, session_id: str) -> World:
+        """An independent copy (rows are replaced, never mutated in place, so a shallow row copy suffices)."""
+        return World(
+            session_id=session_id,
+            seed=self.seed,
+            rows={k: RowState(v.data, v.deleted, v.version) for k, v in self.rows.items()},
+            queries=dict(self.queries),
+            pinned=copy.copy(self.pinned),
+            created=self.created,
+        )
