@@ -331,7 +331,7 @@ class ToolEnvironment:
         )
         self.store.fork(view.session_id, view.record.seed, fork.session_id)
         self.store.commit_statements([CallLog.copy_statement(view.session_id, fork.session_id)])
-        self.log.forget(fork.session_id)
+        self.log.inherit(view.session_id, fork.session_id)
         return fork
 
     def pin_observation(self, session_id: str, tool: str, arguments: dict[str, Any], observation: Any) -> None:

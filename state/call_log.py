@@ -110,10 +110,16 @@ class CallLog:
             [new_id, source_id],
         )
 
-    def forget(self, session_id: str) -> None:
-        """Drop the cached next sequence number; it is re-read from the table on next use."""
+    def inherit(self, source_id: str, new_id: str) -> None:
+        """A fork continues its parent's numbering (its copied rows may still be queued)."""
         with self._lock:
-            self._next.pop(session_id, None)
+            seq = self._next.get(source_id)
+            if seq is None:
+                row = self._db.execute(
+                    "SELECT coalesce(max(seq), -1) + 1 FROM call_log WHERE session_id = ?", [source_id]
+                ).fetchone()
+                seq = int(row[0]) if row else 0
+            self._next[new_id] = seq
 
     def calls(self, session_id: str) -> list[CallRecord]:
         rows = self._db.execute(

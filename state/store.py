@@ -70,11 +70,17 @@ class StateStore:
     def reset(self, session_id: str, seed: int) -> World:
         """Back to the base world: drop every row, memo and pin the session accumulated."""
         with self._lock:
-            self._queued = [s for s in self._queued if session_id not in s[1][:1]]
-            stmts = [(f"DELETE FROM {t} WHERE session_id = ?", [session_id]) for t in sorted(self._tables)]
-            stmts += [(f"DELETE FROM {t} WHERE session_id = ?", [session_id])
-                      for t in ("world_queries", "world_meta", "world_pinned")]
-            self._write(stmts)
+            old = self._worlds.get(session_id) or self._load(session_id, seed)
+            tables = sorted(self._tables_of(old))
+            stmts = [(f"DELETE FROM {t} WHERE session_id = ?", [session_id]) for t in tables]
+            if old.queries:
+                stmts.append(("DELETE FROM world_queries WHERE session_id = ?", [session_id]))
+            if old.created:
+                stmts.append(("DELETE FROM world_meta WHERE session_id = ?", [session_id]))
+            if old.pinned:
+                stmts.append(("DELETE FROM world_pinned WHERE session_id = ?", [session_id]))
+            old.pending.clear()
+            self.commit_statements(stmts)
             world = World(session_id=session_id, seed=seed)
             self._worlds[session_id] = world
             return world
@@ -83,19 +89,22 @@ class StateStore:
         """Copy a session's current state (memory and database) under a new session id."""
         with self._lock:
             source = self.world(source_id, seed)
-            self.flush_world(source)
-            stmts: list[Statement] = [
+            stmts = self._mutations(source)
+            stmts += [
                 (f"INSERT INTO {t} SELECT ?, namespace, id, data, deleted, version FROM {t} WHERE session_id = ?",
                  [new_id, source_id]) for t in sorted(self._tables_of(source))
             ]
-            stmts += [
-                ("INSERT INTO world_queries SELECT ?, namespace, entity, query_key, ids FROM world_queries WHERE session_id = ?",
-                 [new_id, source_id]),
-                ("INSERT INTO world_meta SELECT ?, created FROM world_meta WHERE session_id = ?", [new_id, source_id]),
-                ("INSERT INTO world_pinned SELECT ?, tool, args_key, observation FROM world_pinned WHERE session_id = ?",
-                 [new_id, source_id]),
-            ]
-            self._write(stmts)
+            if source.queries:
+                stmts.append(("INSERT INTO world_queries SELECT ?, namespace, entity, query_key, ids "
+                              "FROM world_queries WHERE session_id = ?", [new_id, source_id]))
+            if source.created:
+                stmts.append(("INSERT INTO world_meta SELECT ?, created FROM world_meta WHERE session_id = ?",
+                              [new_id, source_id]))
+            if source.pinned:
+                stmts.append(("INSERT INTO world_pinned SELECT ?, tool, args_key, observation "
+                              "FROM world_pinned WHERE session_id = ?", [new_id, source_id]))
+            # Queued in deferred mode: the copies run after the source's earlier queued writes.
+            self.commit_statements(stmts)
             clone = source.clone(new_id)
             self._worlds[new_id] = clone
             return clone
@@ -103,12 +112,15 @@ class StateStore:
     def pin(self, world: World, tool: str, args: dict[str, Any], observation: Any) -> None:
         key = canonical(args)
         world.pinned[(tool, key)] = observation
-        self._write([("INSERT OR REPLACE INTO world_pinned VALUES (?, ?, ?, ?)",
+        self.commit_statements([("INSERT OR REPLACE INTO world_pinned VALUES (?, ?, ?, ?)",
                       [world.session_id, tool, key, json.dumps(observation, sort_keys=True)])])
 
     def evict(self, session_id: str) -> None:
         """Forget the in-memory copy (the database keeps it); used to bound memory."""
-        self._worlds.pop(session_id, None)
+        world = self._worlds.pop(session_id, None)
+        if world is not None:
+            self.commit_statements(self._mutations(world))
+        self.flush()
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -122,10 +134,6 @@ class StateStore:
                 self._queued += stmts
             return
         self._write(stmts)
-
-    def flush_world(self, world: World) -> None:
-        self._write(self._mutations(world))
-        self.flush()
 
     def flush(self) -> None:
         with self._lock:

@@ -32,6 +32,13 @@ class RowState:
     data: dict[str, Any]
     deleted: bool = False
     version: int = 0
+    _hash: bytes | None = field(default=None, repr=False, compare=False)
+
+    def content_hash(self, key: RowKey) -> bytes:
+        """Hash of the row's canonical form; rows are replaced, never mutated, so it is cached."""
+        if self._hash is None:
+            self._hash = hashlib.sha256(canonical([list(key), self.data, self.deleted]).encode()).digest()
+        return self._hash
 
 
 @dataclass
@@ -77,9 +84,7 @@ class World:
         h = hashlib.sha256()
         h.update(f"created={self.created}\n".encode())
         for key in sorted(self.rows):
-            row = self.rows[key]
-            h.update(canonical([list(key), row.data, row.deleted]).encode())
-            h.update(b"\n")
+            h.update(self.rows[key].content_hash(key))
         return h.hexdigest()
 
     def clone(self, session_id: str) -> World:
@@ -87,7 +92,7 @@ class World:
         return World(
             session_id=session_id,
             seed=self.seed,
-            rows={k: RowState(v.data, v.deleted, v.version) for k, v in self.rows.items()},
+            rows={k: RowState(v.data, v.deleted, v.version, v._hash) for k, v in self.rows.items()},
             queries=dict(self.queries),
             pinned=copy.copy(self.pinned),
             created=self.created,

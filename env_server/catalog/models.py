@@ -11,6 +11,7 @@ Two layers:
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from typing import Any
 
@@ -141,6 +142,7 @@ class ToolSpec(BaseModel):
         return self.profile.family or slugify(self.provider)
 
 
+@functools.lru_cache(maxsize=4096)
 def slugify(text: str) -> str:
     """Lowercase ascii slug with underscores, used for families and file names."""
     out: list[str] = []

@@ -17,11 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from faker import Faker
+from env_server.simulators.values import KINDS, WORDS, kind_for, snake, words
 
-from env_server.simulators.values import KINDS, kind_for, snake
-
-_FAKE = Faker("en_US")
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
@@ -41,7 +38,7 @@ def call_seed(tool: str, args: dict[str, Any], seed: int) -> int:
 
 @dataclass
 class Generation:
-    """Per-call generation state. Not thread-safe: the shared Faker is reseeded per call."""
+    """Per-call generation state: a ``random.Random`` seeded for this call alone."""
 
     seed: int
     today: dt.date
@@ -51,19 +48,16 @@ class Generation:
     searching: bool = False
     id_prefix: str = "item"
     rng: random.Random = field(init=False)
-    fake: Faker = field(init=False)
 
     def __post_init__(self) -> None:
-        _FAKE.seed_instance(self.seed)
-        self.fake = _FAKE
-        self.rng = _FAKE.random
+        self.rng = random.Random(self.seed)
         self.id_prefix = re.sub(r"[^a-z0-9]", "", self.entity.lower())[:4] or "item"
         self._args_snake = {snake(k): v for k, v in self.args.items()}
         self._query = next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
         if not isinstance(schema, dict):
-            return self.fake.word()
+            return self.rng.choice(WORDS)
         if "const" in schema:
             return schema["const"]
         echoed = self._echo(name, schema)
@@ -95,7 +89,7 @@ class Generation:
     def _object(self, schema: dict[str, Any], name: str, index: int | None = None) -> dict[str, Any]:
         props = schema.get("properties") or {}
         if not props:
-            return {"value": self.fake.word()} if schema.get("additionalProperties", True) is not False else {}
+            return {"value": self.rng.choice(WORDS)} if schema.get("additionalProperties", True) is not False else {}
         # Only the time axis of a series item steps with the item index; other dates stay random.
         return {
             k: self.fill(sub, k, index=index if k.lower() in _SERIES_FIELDS else None, parent=name)
@@ -165,13 +159,13 @@ class Generation:
         if fmt == "date" or fmt == "date-time":
             value = self._dated(fmt, kind, name, index, parent)
         elif fmt == "email":
-            value = self.fake.email()
+            value = KINDS["email"](self)
         elif fmt in ("uri", "url", "uri-reference"):
             value = KINDS["image_url" if kind == "image_url" else "url"](self)
         elif fmt == "time":
             value = f"{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 30)):02d}:00"
         elif fmt == "uuid":
-            value = str(self.fake.uuid4())
+            value = KINDS["uuid"](self)
         elif kind in ("date", "past_date", "future_date", "datetime") and index is not None:
             value = self._dated("date-time" if kind == "datetime" else "date", kind, name, index, parent)
         elif kind == "id":
@@ -183,7 +177,7 @@ class Generation:
             if kind == "title" and self.searching and self._query:
                 value = f"{self._query.strip().title()}: {value}"
         else:
-            value = " ".join(self.fake.words(self.rng.randint(1, 3)))
+            value = words(self, self.rng.randint(1, 3))
         lo, hi = schema.get("minLength"), schema.get("maxLength")
         if isinstance(hi, int) and len(value) > hi:
             value = value[:hi]

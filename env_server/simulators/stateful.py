@@ -262,11 +262,16 @@ def _create(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
     _inherit(out, spec.output_schema, referenced, args)
     idf = _id_field(spec.output_schema, spec)
     id_schema = _props(spec.output_schema).get(idf, {"type": "string"})
-    eid = world.next_id(ns, p.entity, _prefix(p.entity))
-    if isinstance(id_schema, dict) and id_schema.get("type") == "integer":
-        out[idf] = _int_id(eid)
+    chosen = args.get(idf)
+    if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and _fits(chosen, id_schema):
+        # The caller names the entity (an alias, a custom slug): keep it, unless it is taken.
+        existing = world.get(ns, p.entity, str(chosen))
+        if existing is not None and existing.data.get(_STATE_KEY) != "deleted":
+            raise ToolCallError(f"{p.entity.replace('_', ' ')} '{chosen}' already exists (409).")
+        out[idf] = chosen
     else:
-        out[idf] = eid
+        eid = world.next_id(ns, p.entity, _prefix(p.entity))
+        out[idf] = _int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
     _set_status(out, spec.output_schema, _STATUS_CREATED)
     data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **_scalars(out)}
     world.put(ns, p.entity, str(out[idf]), data)

@@ -9,10 +9,16 @@ value from the call's seeded Faker, using the session clock for dates.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import uuid
+
+from faker import Faker
+from faker.providers.lorem.en_US import Provider as LoremProvider
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -51,6 +57,45 @@ POSITIVE_QUOTES = (
 )
 
 
+# Faker's lorem words, drawn with our own RNG calls: Faker's sentence() costs ~10x more
+# per call, and free text is most of what a response holds.
+WORDS: tuple[str, ...] = tuple(LoremProvider.word_list)
+
+
+# Faker-backed kinds draw from a pool of values Faker made once with a fixed seed. The
+# values are Faker's (realistic, locale-aware); the per-call cost is one rng.choice instead
+# of Faker's weighted format expansion, which dominated call latency.
+POOL_SIZE = 1000
+_POOL_SEED = 20260115
+_POOLS: dict[str, tuple[str, ...]] = {}
+
+
+def pooled(method: str) -> Callable[[Generation], str]:
+    def draw(gen: Generation) -> str:
+        pool = _POOLS.get(method)
+        if pool is None:
+            fake = Faker("en_US")
+            fake.seed_instance(_POOL_SEED)
+            pool = tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
+            _POOLS[method] = pool
+        return gen.rng.choice(pool)
+
+    return draw
+
+
+def words(gen: Generation, n: int) -> str:
+    return " ".join(gen.rng.choices(WORDS, k=n))
+
+
+def sentence(gen: Generation, n: int) -> str:
+    text = words(gen, n)
+    return text[:1].upper() + text[1:] + "."
+
+
+def paragraph(gen: Generation, k: int) -> str:
+    return " ".join(sentence(gen, gen.rng.randint(6, 12)) for _ in range(k))
+
+
 def _date(gen: Generation, lo: int, hi: int) -> dt.date:
     return gen.today + dt.timedelta(days=gen.rng.randint(lo, hi))
 
@@ -65,45 +110,48 @@ def _hex(gen: Generation, n: int) -> str:
 
 
 def _title(gen: Generation) -> str:
-    return gen.fake.catch_phrase() if gen.rng.random() < 0.5 else gen.fake.sentence(nb_words=4).rstrip(".")
+    return pooled("catch_phrase")(gen) if gen.rng.random() < 0.5 else sentence(gen, 4).rstrip(".")
 
+
+_DOMAIN = pooled("domain_name")
+_SLUG = pooled("slug")
 
 KINDS: dict[str, Callable[[Generation], Any]] = {
     "id": lambda g: f"{g.id_prefix}_{_hex(g, 10)}",
-    "uuid": lambda g: str(g.fake.uuid4()),
-    "name": lambda g: g.fake.name(),
-    "first_name": lambda g: g.fake.first_name(),
-    "last_name": lambda g: g.fake.last_name(),
-    "username": lambda g: g.fake.user_name(),
-    "company": lambda g: g.fake.company(),
-    "job_title": lambda g: g.fake.job(),
+    "uuid": lambda g: str(uuid.UUID(int=g.rng.getrandbits(128), version=4)),
+    "name": pooled("name"),
+    "first_name": pooled("first_name"),
+    "last_name": pooled("last_name"),
+    "username": pooled("user_name"),
+    "company": pooled("company"),
+    "job_title": pooled("job"),
     "title": _title,
-    "word": lambda g: g.fake.word(),
-    "words": lambda g: " ".join(g.fake.words(3)),
-    "sentence": lambda g: g.fake.sentence(nb_words=10),
-    "paragraph": lambda g: g.fake.paragraph(nb_sentences=3),
-    "city": lambda g: g.fake.city(),
-    "country": lambda g: g.fake.country(),
-    "country_code": lambda g: g.fake.country_code(),
-    "state": lambda g: g.fake.state(),
-    "address": lambda g: g.fake.address().replace("\n", ", "),
-    "street": lambda g: g.fake.street_address(),
-    "postal_code": lambda g: g.fake.postcode(),
+    "word": lambda g: g.rng.choice(WORDS),
+    "words": lambda g: words(g, 3),
+    "sentence": lambda g: sentence(g, 10),
+    "paragraph": lambda g: paragraph(g, 3),
+    "city": pooled("city"),
+    "country": pooled("country"),
+    "country_code": pooled("country_code"),
+    "state": pooled("state"),
+    "address": pooled("address"),
+    "street": pooled("street_address"),
+    "postal_code": pooled("postcode"),
     "latitude": lambda g: round(g.rng.uniform(-60, 70), 4),
     "longitude": lambda g: round(g.rng.uniform(-170, 170), 4),
-    "timezone": lambda g: g.fake.timezone(),
+    "timezone": pooled("timezone"),
     "language_code": lambda g: g.rng.choice(LANGUAGES),
     "currency_code": lambda g: g.rng.choice(CURRENCIES),
-    "email": lambda g: g.fake.email(),
-    "phone": lambda g: g.fake.phone_number(),
-    "url": lambda g: f"https://{g.fake.domain_name()}/{g.fake.slug()}",
-    "image_url": lambda g: f"https://images.{g.fake.domain_name()}/{_hex(g, 12)}.jpg",
-    "domain": lambda g: g.fake.domain_name(),
-    "ip": lambda g: g.fake.ipv4_public(),
-    "slug": lambda g: g.fake.slug(),
-    "hex_color": lambda g: g.fake.hex_color(),
-    "color": lambda g: g.fake.color_name(),
-    "isbn": lambda g: g.fake.isbn13(),
+    "email": pooled("email"),
+    "phone": pooled("phone_number"),
+    "url": lambda g: f"https://{_DOMAIN(g)}/{_SLUG(g)}",
+    "image_url": lambda g: f"https://images.{_DOMAIN(g)}/{_hex(g, 12)}.jpg",
+    "domain": pooled("domain_name"),
+    "ip": pooled("ipv4_public"),
+    "slug": pooled("slug"),
+    "hex_color": lambda g: f"#{g.rng.getrandbits(24):06x}",
+    "color": pooled("color_name"),
+    "isbn": pooled("isbn13"),
     "ticker": lambda g: g.rng.choice(TICKERS),
     "date": lambda g: _date(g, -30, 30).isoformat(),
     "past_date": lambda g: _date(g, -730, -1).isoformat(),
@@ -133,25 +181,25 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "calories": lambda g: g.rng.randint(80, 950),
     "version": lambda g: f"{g.rng.randint(0, 9)}.{g.rng.randint(0, 30)}.{g.rng.randint(0, 20)}",
     "genre": lambda g: g.rng.choice(GENRES),
-    "artist": lambda g: g.fake.name(),
-    "album": lambda g: " ".join(g.fake.words(2)).title(),
-    "song": lambda g: " ".join(g.fake.words(g.rng.randint(1, 3))).title(),
-    "movie": lambda g: " ".join(g.fake.words(g.rng.randint(1, 3))).title(),
-    "book": lambda g: g.fake.sentence(nb_words=3).rstrip(".").title(),
-    "author": lambda g: g.fake.name(),
+    "artist": pooled("name"),
+    "album": lambda g: words(g, 2).title(),
+    "song": lambda g: words(g, g.rng.randint(1, 3)).title(),
+    "movie": lambda g: words(g, g.rng.randint(1, 3)).title(),
+    "book": lambda g: words(g, 3).title(),
+    "author": pooled("name"),
     "team": lambda g: g.rng.choice(TEAMS),
-    "player": lambda g: g.fake.name(),
+    "player": pooled("name"),
     "recipe": lambda g: f"{g.rng.choice(INGREDIENTS).title()} {g.rng.choice(('Curry', 'Salad', 'Risotto', 'Stew', 'Tacos', 'Soup'))}",
     "ingredient": lambda g: g.rng.choice(INGREDIENTS),
     "cuisine": lambda g: g.rng.choice(CUISINES),
     "airport_code": lambda g: g.rng.choice(AIRPORTS),
     "airline": lambda g: g.rng.choice(AIRLINES),
     "flight_number": lambda g: f"{g.rng.choice(string.ascii_uppercase)}{g.rng.choice(string.ascii_uppercase)}{g.rng.randint(100, 9999)}",
-    "hashtag": lambda g: "#" + g.fake.word(),
+    "hashtag": lambda g: "#" + g.rng.choice(WORDS),
     "quote": lambda g: g.rng.choice(POSITIVE_QUOTES),
-    "definition": lambda g: g.fake.sentence(nb_words=12),
+    "definition": lambda g: sentence(g, 12),
     "part_of_speech": lambda g: g.rng.choice(POS),
-    "file_name": lambda g: g.fake.file_name(),
+    "file_name": pooled("file_name"),
     "mime_type": lambda g: g.rng.choice(MIME),
     "status": lambda g: g.rng.choice(STATUSES),
     "code": lambda g: "".join(g.rng.choice(string.ascii_uppercase + string.digits) for _ in range(8)),
@@ -248,10 +296,12 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
+@functools.lru_cache(maxsize=65536)
 def snake(name: str) -> str:
     return _CAMEL.sub("_", name).lower().replace("-", "_").replace(" ", "_")
 
 
+@functools.lru_cache(maxsize=65536)
 def kind_for(field: str, entity: str) -> str | None:
     """The value kind a field name suggests, or None to fall back on the schema alone."""
     low = snake(field)

@@ -1,0 +1,23 @@
+"""Exceptions of the scenario layer (subclasses of ``ToolenvError``)::
+
+    ToolenvError
+    └── ScenarioError             a scenario cannot be used
+        ├── ScenarioFormatError   a file or line does not parse into a scenario
+        └── RecordError           a gold call failed while recording observations
+"""
+
+from __future__ import annotations
+
+from env_server.errors import ToolenvError
+
+
+class ScenarioError(ToolenvError):
+    """Base class of scenario problems raised on purpose."""
+
+
+class ScenarioFormatError(ScenarioError):
+    """A scenario file or line is malformed; the message names the file, line and field."""
+
+
+class RecordError(ScenarioError):
+    """Running a gold call through the simulator failed, so nothing was written."""
