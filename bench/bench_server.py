@@ -82,7 +82,7 @@ async def measure(url: str, pid: int, tool: str, make_args: Any, calls: int, con
             await c.list_tools()
             listed += 1
             if listed == conc:
-                started += [time.perf_counter(), cpu_seconds(pid)]
+                started.extend([time.perf_counter(), cpu_seconds(pid)])
                 go.set()
             await go.wait()
             for i in range(per_client):

@@ -68,8 +68,12 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # Mounted sub-apps never get lifespan events, so the manager runs here.
-        async with manager.run():
-            yield
+        env.store.start_flusher()
+        try:
+            async with manager.run():
+                yield
+        finally:
+            env.store.close()
 
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
     endpoint = StreamableHTTPASGIApp(manager)

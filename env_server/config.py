@@ -28,7 +28,10 @@ class ServerSettings(BaseModel):
     today: dt.date = Field(default=DEFAULT_TODAY, description="Current date of the free-play session.")
     strict_params: bool = Field(default=True, description="Reject parameters the schema does not declare.")
     durability: Durability = Field(
-        default=Durability.PER_CALL,
-        description="per_call commits state and log before each response; deferred batches (in-process RL).",
+        default=Durability.JOURNAL,
+        description=(
+            "journal: each call is journaled before its response and batched into DuckDB; "
+            "per_call: one DuckDB transaction per call; deferred: in memory until flush (in-process RL)."
+        ),
     )
     stdio_session: str = Field(default=FREE_SESSION, description="Session served on stdio.")

@@ -280,7 +280,7 @@ class ToolEnvironment:
         world: World | None,
     ) -> int:
         seq = self.log.next_seq(view.session_id)
-        statement = CallLog.statement(
+        op = CallLog.op(
             CallRecord(
                 session_id=view.session_id,
                 seq=seq,
@@ -295,9 +295,9 @@ class ToolEnvironment:
         )
         # The call's state changes and its log row commit in one transaction.
         if world is None:
-            self.store.commit_statements([statement])
+            self.store.commit_ops([op])
         else:
-            self.store.commit(world, [statement])
+            self.store.commit(world, [op])
         return seq
 
     # -- world state ----------------------------------------------------------------------
@@ -329,8 +329,8 @@ class ToolEnvironment:
             label=f"fork of {session_id}",
             pairs=view.record.tools,
         )
-        self.store.fork(view.session_id, view.record.seed, fork.session_id)
-        self.store.commit_statements([CallLog.copy_statement(view.session_id, fork.session_id)])
+        self.store.fork(view.session_id, view.record.seed, fork.session_id,
+                        extra=[CallLog.copy_op(view.session_id, fork.session_id)])
         self.log.inherit(view.session_id, fork.session_id)
         return fork
 

@@ -32,4 +32,8 @@ def run_stdio(catalog: Catalog, settings: ServerSettings) -> None:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
-    anyio.run(main)
+    env.store.start_flusher()
+    try:
+        anyio.run(main)
+    finally:
+        env.store.close()

@@ -85,9 +85,16 @@ class CallLog:
 
     @staticmethod
     def statement(record: CallRecord) -> tuple[str, list[object]]:
-        """The INSERT for ``record``, so a caller can commit it with other writes atomically."""
+        return ("INSERT INTO call_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", CallLog.row(record))
+
+    @staticmethod
+    def op(record: CallRecord) -> list[object]:
+        """The record as a state-store operation, committed with the call's state changes."""
+        return ["insert", "call_log", CallLog.row(record)]
+
+    @staticmethod
+    def row(record: CallRecord) -> list[object]:
         return (
-            "INSERT INTO call_log VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 record.session_id,
                 record.seq,
@@ -98,17 +105,18 @@ class CallLog:
                 record.error_kind.value if record.error_kind else None,
                 record.latency_ms,
                 record.ts,
-            ],
+            ]
         )
 
     @staticmethod
-    def copy_statement(source_id: str, new_id: str) -> tuple[str, list[object]]:
+    def copy_op(source_id: str, new_id: str) -> list[object]:
         """Copy a session's log under a new id (a fork shares its parent's prefix)."""
-        return (
+        return [
+            "sql",
             "INSERT INTO call_log SELECT ?, seq, tool, arguments, result, is_error, error_kind, latency_ms, ts "
             "FROM call_log WHERE session_id = ?",
             [new_id, source_id],
-        )
+        ]
 
     def inherit(self, source_id: str, new_id: str) -> None:
         """A fork continues its parent's numbering (its copied rows may still be queued)."""

@@ -1,25 +1,39 @@
 """Session worlds in memory, persisted to DuckDB: one table per entity type.
 
-Reads are served from the in-memory ``World``; every mutation is written through to
-DuckDB. ``commit`` writes a world's pending mutations and any extra statements (the call-log
-row) in one transaction, so state and log are durable together before a response leaves.
-In ``deferred`` durability (in-process RL rollouts) ``commit`` only queues, and ``flush``
-writes everything queued.
+Reads are served from the in-memory ``World``. Writes are *operations* (an upsert or
+insert of one row into one table, or a raw statement for reset and fork). A tool call's
+operations (its state changes plus its call-log row) are committed together, by one of
+three durability policies:
+
+* ``journal`` (the server default): appended to the journal file before the response
+  (see ``state.journal``), then applied to DuckDB in batched transactions by a
+  background flusher; a restart replays what DuckDB had not applied yet.
+* ``per_call``: one DuckDB transaction per call, before the response.
+* ``deferred``: queued in memory until ``flush()`` (in-process RL rollouts).
+
+Batches merge consecutive row writes into multi-row statements; DuckDB's per-statement
+cost (~0.4 ms) is what makes per-call transactions expensive.
 
 Tables: ``ent_<entity>`` (session_id, namespace, id, data, deleted, version),
-``world_queries`` (search memo), ``world_meta`` (id counter), ``world_pinned``.
+``world_queries`` (search memo), ``world_meta`` (id counter), ``world_pinned``,
+``journal_state`` (journal bytes applied).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
-from state.db import Database
+from state.db import MEMORY, Database
+from state.journal import Journal
 from state.world import RowState, World, canonical
+
+logger = logging.getLogger(__name__)
 
 _DDL = [
     """CREATE TABLE IF NOT EXISTS world_queries (
@@ -29,11 +43,20 @@ _DDL = [
     """CREATE TABLE IF NOT EXISTS world_pinned (
         session_id VARCHAR, tool VARCHAR, args_key VARCHAR, observation JSON,
         PRIMARY KEY (session_id, tool, args_key))""",
+    "CREATE TABLE IF NOT EXISTS journal_state (name VARCHAR PRIMARY KEY, applied BIGINT)",
 ]
 Statement = tuple[str, list[Any]]
+# An operation: ["upsert" | "insert", table, row] or ["sql", statement, params].
+Op = list[Any]
+_KEY_COLUMNS = {"world_queries": 4, "world_meta": 1, "world_pinned": 3}
+FLUSH_AT_OPS = 1024
+FLUSH_INTERVAL_S = 0.25
+TRUNCATE_AT_BYTES = 16 * 1024 * 1024
+ROWS_PER_STATEMENT = 400
 
 
 class Durability(str, Enum):
+    JOURNAL = "journal"
     PER_CALL = "per_call"
     DEFERRED = "deferred"
 
@@ -42,8 +65,44 @@ def table_for(entity: str) -> str:
     return "ent_" + (re.sub(r"[^a-z0-9_]", "_", entity.lower())[:56] or "item")
 
 
+def compose(ops: list[Op]) -> list[Statement]:
+    """Turn operations into few statements, keeping the order that matters.
+
+    Row writes between two raw statements are grouped per (kind, table); upserts keep the
+    last row per primary key. Raw statements (reset, fork copies) act as barriers.
+    """
+    out: list[Statement] = []
+    groups: dict[tuple[str, str], Any] = {}
+
+    def emit() -> None:
+        for (kind, table), rows in groups.items():
+            values = list(rows.values()) if isinstance(rows, dict) else rows
+            verb = "INSERT OR REPLACE INTO" if kind == "upsert" else "INSERT INTO"
+            width = len(values[0])
+            tuple_sql = "(" + ", ".join(["?"] * width) + ")"
+            for i in range(0, len(values), ROWS_PER_STATEMENT):
+                chunk = values[i : i + ROWS_PER_STATEMENT]
+                out.append((f"{verb} {table} VALUES " + ",".join([tuple_sql] * len(chunk)),
+                            [v for row in chunk for v in row]))
+        groups.clear()
+
+    for kind, target, payload in ops:
+        if kind == "sql":
+            emit()
+            out.append((target, list(payload)))
+        elif kind == "upsert":
+            keylen = _KEY_COLUMNS.get(target, 3)
+            bucket = groups.setdefault((kind, target), {})
+            bucket.pop(tuple(payload[:keylen]), None)
+            bucket[tuple(payload[:keylen])] = payload
+        else:
+            groups.setdefault((kind, target), []).append(payload)
+    emit()
+    return out
+
+
 class StateStore:
-    def __init__(self, db: Database, durability: Durability = Durability.PER_CALL) -> None:
+    def __init__(self, db: Database, durability: Durability = Durability.JOURNAL, *, fsync: bool = False) -> None:
         self._db = db
         self.durability = durability
         for ddl in _DDL:
@@ -54,8 +113,16 @@ class StateStore:
                 "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'ent\\_%' ESCAPE '\\'"
             ).fetchall()
         }
-        self._queued: list[Statement] = []
+        self._queued: list[Op] = []
         self._lock = threading.RLock()
+        self._apply_lock = threading.Lock()
+        self._journal: Journal | None = None
+        self._applied = 0
+        self._stop = threading.Event()
+        self._flusher: threading.Thread | None = None
+        if durability is Durability.JOURNAL and db.path != MEMORY:
+            self._journal = Journal(Path(db.path + ".journal"), fsync=fsync)
+            self._replay()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -63,6 +130,7 @@ class StateStore:
         """The session's world, loaded from DuckDB the first time it is touched."""
         hit = self._worlds.get(session_id)
         if hit is None:
+            self.flush()  # the database must hold every queued write before a load
             hit = self._load(session_id, seed)
             self._worlds[session_id] = hit
         return hit
@@ -70,41 +138,38 @@ class StateStore:
     def reset(self, session_id: str, seed: int) -> World:
         """Back to the base world: drop every row, memo and pin the session accumulated."""
         with self._lock:
-            old = self._worlds.get(session_id) or self._load(session_id, seed)
-            tables = sorted(self._tables_of(old))
-            stmts = [(f"DELETE FROM {t} WHERE session_id = ?", [session_id]) for t in tables]
-            if old.queries:
-                stmts.append(("DELETE FROM world_queries WHERE session_id = ?", [session_id]))
-            if old.created:
-                stmts.append(("DELETE FROM world_meta WHERE session_id = ?", [session_id]))
-            if old.pinned:
-                stmts.append(("DELETE FROM world_pinned WHERE session_id = ?", [session_id]))
-            old.pending.clear()
-            self.commit_statements(stmts)
+            old = self.world(session_id, seed)
+            self._mutations(old)  # written rows are deleted below anyway
+            ops: list[Op] = [["sql", f"DELETE FROM {t} WHERE session_id = ?", [session_id]]
+                             for t in sorted(self._tables_of(old))]
+            for table, present in (("world_queries", old.queries), ("world_meta", old.created),
+                                   ("world_pinned", old.pinned)):
+                if present:
+                    ops.append(["sql", f"DELETE FROM {table} WHERE session_id = ?", [session_id]])
+            self.commit_ops(ops)
             world = World(session_id=session_id, seed=seed)
             self._worlds[session_id] = world
             return world
 
-    def fork(self, source_id: str, seed: int, new_id: str) -> World:
+    def fork(self, source_id: str, seed: int, new_id: str, extra: list[Op] | None = None) -> World:
         """Copy a session's current state (memory and database) under a new session id."""
         with self._lock:
             source = self.world(source_id, seed)
-            stmts = self._mutations(source)
-            stmts += [
-                (f"INSERT INTO {t} SELECT ?, namespace, id, data, deleted, version FROM {t} WHERE session_id = ?",
-                 [new_id, source_id]) for t in sorted(self._tables_of(source))
-            ]
-            if source.queries:
-                stmts.append(("INSERT INTO world_queries SELECT ?, namespace, entity, query_key, ids "
-                              "FROM world_queries WHERE session_id = ?", [new_id, source_id]))
-            if source.created:
-                stmts.append(("INSERT INTO world_meta SELECT ?, created FROM world_meta WHERE session_id = ?",
-                              [new_id, source_id]))
-            if source.pinned:
-                stmts.append(("INSERT INTO world_pinned SELECT ?, tool, args_key, observation "
-                              "FROM world_pinned WHERE session_id = ?", [new_id, source_id]))
-            # Queued in deferred mode: the copies run after the source's earlier queued writes.
-            self.commit_statements(stmts)
+            ops = self._mutations(source)
+            ops += [["sql", f"INSERT INTO {t} SELECT ?, namespace, id, data, deleted, version FROM {t} "
+                     "WHERE session_id = ?", [new_id, source_id]] for t in sorted(self._tables_of(source))]
+            copies = {
+                "world_queries": "SELECT ?, namespace, entity, query_key, ids",
+                "world_meta": "SELECT ?, created",
+                "world_pinned": "SELECT ?, tool, args_key, observation",
+            }
+            for table, present in (("world_queries", source.queries), ("world_meta", source.created),
+                                   ("world_pinned", source.pinned)):
+                if present:
+                    ops.append(["sql", f"INSERT INTO {table} {copies[table]} FROM {table} WHERE session_id = ?",
+                                [new_id, source_id]])
+            # Queued behind the source's earlier writes, so the copies see them.
+            self.commit_ops(ops + list(extra or []))
             clone = source.clone(new_id)
             self._worlds[new_id] = clone
             return clone
@@ -112,35 +177,106 @@ class StateStore:
     def pin(self, world: World, tool: str, args: dict[str, Any], observation: Any) -> None:
         key = canonical(args)
         world.pinned[(tool, key)] = observation
-        self.commit_statements([("INSERT OR REPLACE INTO world_pinned VALUES (?, ?, ?, ?)",
-                      [world.session_id, tool, key, json.dumps(observation, sort_keys=True)])])
+        self.commit_ops([["upsert", "world_pinned",
+                          [world.session_id, tool, key, json.dumps(observation, sort_keys=True)]]])
 
     def evict(self, session_id: str) -> None:
         """Forget the in-memory copy (the database keeps it); used to bound memory."""
         world = self._worlds.pop(session_id, None)
         if world is not None:
-            self.commit_statements(self._mutations(world))
+            self.commit_ops(self._mutations(world))
+        self.flush()
+
+    def close(self) -> None:
+        """Stop the flusher and write everything still queued."""
+        self._stop.set()
+        if self._flusher is not None:
+            self._flusher.join(5)
         self.flush()
 
     # -- writes ---------------------------------------------------------------------------
 
-    def commit(self, world: World, extra: list[Statement] = ()) -> None:  # type: ignore[assignment]
-        """Persist the world's pending mutations plus ``extra`` statements atomically."""
-        self.commit_statements(self._mutations(world) + list(extra))
+    def commit(self, world: World, extra: list[Op] | None = None) -> None:
+        """Commit the world's pending mutations plus ``extra`` operations as one unit."""
+        self.commit_ops(self._mutations(world) + list(extra or []))
 
-    def commit_statements(self, stmts: list[Statement]) -> None:
-        if self.durability is Durability.DEFERRED:
-            with self._lock:
-                self._queued += stmts
+    def commit_ops(self, ops: list[Op]) -> None:
+        if not ops:
             return
-        self._write(stmts)
+        if self.durability is Durability.PER_CALL:
+            with self._apply_lock:
+                self._write(compose(ops))
+            return
+        with self._lock:
+            if self._journal is not None:
+                self._journal.append(ops)
+            self._queued += ops
+            full = len(self._queued) >= FLUSH_AT_OPS
+        if full and self.durability is Durability.JOURNAL:
+            self.flush()
 
     def flush(self) -> None:
-        with self._lock:
-            queued, self._queued = self._queued, []
-        self._write(queued)
+        """Apply every queued operation to DuckDB (one transaction)."""
+        with self._apply_lock:
+            with self._lock:
+                queued, self._queued = self._queued, []
+                offset = self._journal.size() if self._journal is not None else None
+            stmts = compose(queued)
+            if offset is not None and offset != self._applied:
+                stmts.append(("INSERT OR REPLACE INTO journal_state VALUES ('journal', ?)", [offset]))
+            self._write(stmts)
+            if offset is not None:
+                self._applied = offset
+                if offset > TRUNCATE_AT_BYTES:
+                    self._truncate_if_idle()
 
-    def _mutations(self, world: World) -> list[Statement]:
+    def start_flusher(self) -> None:
+        """Apply the journal to DuckDB in the background every few tens of milliseconds."""
+        if self._journal is None or self._flusher is not None:
+            return
+
+        def run() -> None:
+            while not self._stop.wait(FLUSH_INTERVAL_S):
+                try:
+                    self.flush()
+                except Exception:  # boundary: a failed batch stays in the journal for the restart
+                    logger.exception("background flush failed")
+
+        self._flusher = threading.Thread(target=run, name="toolenv-flusher", daemon=True)
+        self._flusher.start()
+
+    def _truncate_if_idle(self) -> None:
+        with self._lock:
+            if self._queued or self._journal is None or self._journal.size() != self._applied:
+                return
+            # File first: a crash before the offset reset leaves offset > size, read as 0.
+            self._journal.truncate()
+            self._write([("INSERT OR REPLACE INTO journal_state VALUES ('journal', 0)", [])])
+            self._applied = 0
+
+    def _replay(self) -> None:
+        assert self._journal is not None
+        row = self._db.execute("SELECT applied FROM journal_state WHERE name = 'journal'").fetchone()
+        offset = int(row[0]) if row else 0
+        if offset > self._journal.size():
+            offset = 0
+        entries, end = self._journal.read_from(offset)
+        if self._journal.size() > end:
+            # A torn tail from a crash mid-write: its call never answered; drop it so the
+            # next append starts on a clean line.
+            self._journal.truncate(end)
+        ops = [op for entry in entries for op in entry]
+        for op in ops:
+            if op[0] != "sql" and op[1].startswith("ent_"):
+                self._ensure_table(op[1])
+        stmts = compose(ops) + [("INSERT OR REPLACE INTO journal_state VALUES ('journal', ?)", [end])]
+        self._write(stmts)
+        self._applied = end
+        if entries:
+            logger.info("replayed %d journal entries (%d operations)", len(entries), len(ops))
+        self._truncate_if_idle()
+
+    def _mutations(self, world: World) -> list[Op]:
         if not world.pending:
             return []
         rows: dict[tuple[str, str, str], RowState] = {}
@@ -155,22 +291,16 @@ class StateStore:
                 counter = payload
         world.pending.clear()
         sid = world.session_id
-        by_table: dict[str, list[Any]] = {}
+        ops: list[Op] = []
         for (ns, entity, eid), row in rows.items():
-            by_table.setdefault(table_for(entity), []).extend(
-                [sid, ns, eid, json.dumps(row.data, sort_keys=True), row.deleted, row.version]
-            )
-        stmts: list[Statement] = []
-        for table, params in sorted(by_table.items()):
+            table = table_for(entity)
             self._ensure_table(table)
-            n = len(params) // 6
-            stmts.append((f"INSERT OR REPLACE INTO {table} VALUES " + ",".join(["(?, ?, ?, ?, ?, ?)"] * n), params))
-        if queries:
-            params = [v for (ns, e, q), ids in queries.items() for v in (sid, ns, e, q, json.dumps(ids))]
-            stmts.append(("INSERT OR REPLACE INTO world_queries VALUES " + ",".join(["(?, ?, ?, ?, ?)"] * len(queries)), params))
+            ops.append(["upsert", table, [sid, ns, eid, json.dumps(row.data, sort_keys=True), row.deleted, row.version]])
+        for (ns, entity, qk), ids in queries.items():
+            ops.append(["upsert", "world_queries", [sid, ns, entity, qk, json.dumps(ids)]])
         if counter is not None:
-            stmts.append(("INSERT OR REPLACE INTO world_meta VALUES (?, ?)", [sid, counter]))
-        return stmts
+            ops.append(["upsert", "world_meta", [sid, counter]])
+        return ops
 
     def _write(self, stmts: list[Statement]) -> None:
         if not stmts:

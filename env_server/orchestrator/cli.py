@@ -112,7 +112,7 @@ def show_scenario(
 def check_scenarios(
     scenarios: ScenariosOpt = None,
     catalog: CatalogOpt = None,
-    show_warnings: Annotated[bool, typer.Option("--warnings", help="Print every warning, not just the count.")] = True,
+    show_warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Print every warning, not just the count.")] = True,
 ) -> None:
     """Validate every scenario; exit 1 when any has an error."""
     loaded = _load(scenarios)

@@ -24,7 +24,7 @@ def run_script() -> list[dict]:
     env = ToolEnvironment(load_catalog(), Database(), ServerSettings(seed=9))
     for name, args in SCRIPT:
         env.call_tool("free", name, args)
-    return [r.replay_view() for r in env.log.calls("free")]
+    return [r.replay_view() for r in env.calls("free")]
 
 
 def test_two_runs_in_one_process_give_identical_logs():

@@ -46,7 +46,7 @@ async def test_call_returns_structured_content_and_is_logged(env):
         result = await client.call_tool("openmeteo_get_air_quality", {"latitude": 52.5, "longitude": 13.4})
     assert not result.is_error
     assert result.structured_content["latitude"] == 52.5
-    (record,) = env.log.calls("free")
+    (record,) = env.calls("free")
     assert record.tool == "openmeteo_get_air_quality" and record.seq == 0 and not record.is_error
 
 
@@ -55,7 +55,7 @@ async def test_bad_argument_is_an_error_result_naming_the_parameter(env):
         result = await client.call_tool("openmeteo_get_air_quality", {"latitude": "north", "longitude": 13.4})
     assert result.is_error
     assert "parameter 'latitude': expected number, got \"north\"" in result.content[0].text
-    (record,) = env.log.calls("free")
+    (record,) = env.calls("free")
     assert record.is_error and record.error_kind.value == "invalid_arguments"
 
 
@@ -65,7 +65,7 @@ async def test_unknown_tool_is_a_jsonrpc_error_with_suggestions_and_still_logged
             await client.call_tool("openmeteo_get_air_qualty", {})
     assert info.value.error.code == -32602
     assert "Did you mean: openmeteo_get_air_quality" in info.value.error.message
-    (record,) = env.log.calls("free")
+    (record,) = env.calls("free")
     assert record.error_kind.value == "unknown_tool"
 
 
@@ -86,8 +86,8 @@ async def test_session_subset_serves_only_its_tools(builtin_catalog):
             await client.call_tool("openmeteo_search_locations", {"name": "Oslo"})
         ok = await client.call_tool("openmeteo_get_air_quality", {"latitude": 1.0, "longitude": 1.0})
     assert not ok.is_error
-    assert [r.tool for r in env.log.calls("s_weather")] == ["openmeteo_search_locations", "openmeteo_get_air_quality"]
-    assert env.log.calls("free") == []
+    assert [r.tool for r in env.calls("s_weather")] == ["openmeteo_search_locations", "openmeteo_get_air_quality"]
+    assert env.calls("free") == []
 
 
 async def test_unknown_session_is_a_protocol_error(builtin_catalog):
@@ -109,5 +109,5 @@ async def test_simulator_crash_becomes_infra_error_not_a_server_crash(env, monke
         assert result.is_error and "kaboom" not in result.content[0].text
         again = await client.list_tools()
     assert again.tools
-    (record,) = env.log.calls("free")
+    (record,) = env.calls("free")
     assert record.error_kind.value == "infra_error"
