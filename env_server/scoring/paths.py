@@ -98,7 +98,8 @@ class PathEngine:
         return mask
 
     def _frontier(self, visited: int) -> _Frontier:
-        zero = tuple(i for i in range(self.size) if self._zero_mask(visited) >> i & 1)
+        ready = self._zero_mask(visited)
+        zero = tuple(i for i in range(self.size) if ready >> i & 1)
         run_of: dict[int, Step] = {}
         for _, group in itertools.groupby(zero, key=lambda i: self.names[i]):
             run = tuple(group)
