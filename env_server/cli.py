@@ -162,7 +162,8 @@ def specs_check(
     )
     out.print(
         f"{len(cat)} tools · {len(report.providers)} providers · {len(report.by_category)} categories · "
-        f"{report.write_tools} write tools · {report.normalizations} normalizations"
+        f"{report.write_tools} write tools, {len(cat) - report.write_tools} without writes · "
+        f"{report.write_providers} providers with writes · {report.normalizations} normalizations"
     )
     _print_counts("Category", dict(report.by_category))
     _print_counts("Source", dict(report.by_source))

@@ -12,9 +12,9 @@ import datetime as dt
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from env_server.catalog import Catalog
 from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
@@ -103,6 +103,19 @@ class CallOutcome:
     seq: int
 
 
+class CallHook(Protocol):
+    """Per-session observer of tool calls (the scenario orchestrator registers one).
+
+    ``before_call`` sees every call first, with the request's ``_meta``; it may pin an
+    observation for the call, or return a message that answers the call as an error
+    instead of running it. ``after_call`` sees the outcome of calls that ran.
+    """
+
+    def before_call(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None: ...
+
+    def after_call(self, name: str, arguments: dict[str, Any], outcome: CallOutcome) -> None: ...
+
+
 class ToolEnvironment:
     def __init__(
         self,
@@ -123,6 +136,7 @@ class ToolEnvironment:
         self._search_index: ToolSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
+        self.call_hooks: dict[str, CallHook] = {}
         free_names = {n: n for n in catalog.tools}
         free_names[SEARCH_TOOL.name] = SEARCH_TOOL.name
         self._free = SessionView(
@@ -209,11 +223,18 @@ class ToolEnvironment:
 
     # -- calls ----------------------------------------------------------------------------
 
-    def call_tool(self, session_id: str, name: str, arguments: dict[str, Any] | None) -> CallOutcome:
+    def call_tool(
+        self, session_id: str, name: str, arguments: dict[str, Any] | None, meta: Mapping[str, Any] | None = None
+    ) -> CallOutcome:
         """Run one tool call end to end and log it. Raises ``SessionError`` for protocol misuse."""
         view = self.view(session_id)
         args = dict(arguments or {})
         started = time.perf_counter()
+        hook = self.call_hooks.get(view.session_id)
+        refusal = hook.before_call(name, args, meta) if hook is not None else None
+        if refusal is not None:
+            seq = self._record(view, name, args, {"error": refusal}, started, ErrorKind.TOOL_ERROR, None)
+            return CallOutcome(result=None, is_error=True, message=refusal, error_kind=ErrorKind.TOOL_ERROR, seq=seq)
         spec = self.tool_spec(view, name)
         if spec is None:
             suggestions = self.catalog.suggest(name, among=list(view.names))
@@ -231,7 +252,10 @@ class ToolEnvironment:
             logger.exception("simulator failed for %s in session %s", spec.name, view.session_id)
             message, kind = "Internal simulator error; this call is not counted against you.", ErrorKind.INFRA_ERROR
         seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world)
-        return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
+        outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
+        if hook is not None:
+            hook.after_call(name, args, outcome)
+        return outcome
 
     def _run(self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any], world: World) -> dict[str, Any]:
         if spec is SEARCH_TOOL:

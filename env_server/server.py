@@ -107,7 +107,7 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
 
     async def on_call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            outcome = env.call_tool(session_of(ctx, env), params.name, params.arguments)
+            outcome = env.call_tool(session_of(ctx, env), params.name, params.arguments, ctx.meta)
         except UnknownToolError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc), data={"suggestions": exc.suggestions}) from None
         except SessionError as exc:

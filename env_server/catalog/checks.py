@@ -7,6 +7,7 @@ sample arguments, and its outputs are validated against its output schema.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -26,6 +27,10 @@ from env_server.validation import ArgumentValidator
 NATIVE_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{2,63}$")
 _FORBIDDEN_OUTPUT = ("pattern", "$ref", "oneOf", "anyOf", "allOf", "not", "if", "patternProperties")
 SAMPLE_VARIANTS = 3
+TEMPLATED_NAME_RE = re.compile(
+    r"(^|_)(data|item|items|func|function|tool|api|endpoint|test|method|action|call|op|query|thing|stuff)_?\d+$"
+)
+NEAR_DUPLICATE_RATIO = 0.9
 
 
 @dataclass
@@ -45,6 +50,11 @@ class CheckReport:
     providers: set[str] = field(default_factory=set)
     write_tools: int = 0
     normalizations: int = 0
+    write_provider_set: set[str] = field(default_factory=set)
+
+    @property
+    def write_providers(self) -> int:
+        return len(self.write_provider_set)
 
     @property
     def errors(self) -> list[SpecProblem]:
@@ -59,12 +69,15 @@ def check_catalog(catalog: Catalog, *, simulate_outputs: bool = True) -> CheckRe
     report = CheckReport()
     for name, message in catalog.load_problems:
         report.problems.append(SpecProblem(name, "error", message))
+    report.problems += description_problems(list(catalog.tools.values()))
     for spec in catalog.tools.values():
         report.by_category[spec.category] += 1
         report.by_source[spec.source.value] += 1
         report.by_operation[spec.profile.operation.value] += 1
         report.providers.add(f"{spec.source.value}:{spec.provider}")
         report.write_tools += spec.profile.operation.writes
+        if spec.profile.operation.writes:
+            report.write_provider_set.add(f"{spec.source.value}:{spec.provider}")
         report.normalizations += len(spec.normalizations)
         _count_types(spec.input_schema, report.param_types, top=True)
         report.problems += check_spec(spec, simulate_outputs=simulate_outputs)
@@ -87,6 +100,8 @@ def check_spec(spec: ToolSpec, *, simulate_outputs: bool = True) -> list[SpecPro
         err("native names must match ^[a-z][a-z0-9_]{2,63}$")
     if not spec.description.strip():
         (err if native else warn)("empty description")
+    if native and TEMPLATED_NAME_RE.search(spec.name):
+        err("templated name (a trailing number like getData1); name the function after what it does")
     for n in spec.normalizations:
         warn(f"normalized {n.path}: {n.change}")
     schemas_ok = True
@@ -106,6 +121,39 @@ def check_spec(spec: ToolSpec, *, simulate_outputs: bool = True) -> list[SpecPro
     if simulate_outputs and schemas_ok:
         out += _simulation_problems(spec)
     return out
+
+
+def description_problems(specs: list[ToolSpec]) -> list[SpecProblem]:
+    """Identical descriptions (errors for native specs) and near-duplicates (warnings).
+
+    Near-duplicates are found without comparing all pairs: only descriptions sharing at
+    least half of their uncommon words are compared with difflib's ratio.
+    """
+    found: list[SpecProblem] = []
+    by_text: dict[str, str] = {}
+    for spec in specs:
+        key = " ".join(spec.description.lower().split())
+        if key and key in by_text:
+            level = "error" if spec.source is SourceFormat.NATIVE else "warning"
+            found.append(SpecProblem(spec.name, level, f"same description as {by_text[key]}"))
+        by_text.setdefault(key, spec.name)
+    tokens = [set(re.findall(r"[a-z]{3,}", s.description.lower())) for s in specs]
+    df: Counter[str] = Counter(t for toks in tokens for t in toks)
+    index: dict[str, list[int]] = {}
+    for i, toks in enumerate(tokens):
+        for t in toks:
+            if df[t] <= 40:
+                index.setdefault(t, []).append(i)
+    for i, toks in enumerate(tokens):
+        rare = [t for t in toks if df[t] <= 40]
+        shared: Counter[int] = Counter(j for t in rare for j in index[t] if j > i)
+        for j, n in shared.items():
+            if n * 2 < max(len(rare), 1):
+                continue
+            a, b = specs[i].description.lower(), specs[j].description.lower()
+            if a != b and difflib.SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE_RATIO:
+                found.append(SpecProblem(specs[j].name, "warning", f"description nearly the same as {specs[i].name}"))
+    return found
 
 
 def _structure_problems(schema: Any, path: str, *, output: bool) -> list[tuple[str, str]]:
