@@ -13,6 +13,9 @@ from env_server.environment import ToolEnvironment
 from state import Database
 
 SCRIPT = [
+    ("ticketmaster_search_shows", {"city": "Lisbon", "size": 3}),
+    ("ticketmaster_book_tickets", {"show_id": "show_unknown", "quantity": 1, "customer_name": "A",
+                                   "customer_email": "a@example.com"}),
     ("openmeteo_get_forecast", {"latitude": 48.85, "longitude": 2.35, "forecast_days": 3}),
     ("openmeteo_search_locations", {"name": "Lisbon", "count": 3}),
     ("openmeteo_get_air_quality", {"latitude": 48.85}),
@@ -20,15 +23,21 @@ SCRIPT = [
 ]
 
 
-def run_script() -> list[dict]:
+def run_script() -> dict:
     env = ToolEnvironment(load_catalog(), Database(), ServerSettings(seed=9))
     for name, args in SCRIPT:
         env.call_tool("free", name, args)
-    return [r.replay_view() for r in env.calls("free")]
+    shows = env.calls("free")[0].result["shows"]
+    booked = env.call_tool("free", "ticketmaster_book_tickets", {
+        "show_id": shows[0]["show_id"], "quantity": 2, "customer_name": "A", "customer_email": "a@example.com"})
+    assert not booked.is_error
+    return {"log": [r.replay_view() for r in env.calls("free")], "digest": env.state_digest("free")}
 
 
 def test_two_runs_in_one_process_give_identical_logs():
-    assert run_script() == run_script()
+    first = run_script()
+    assert first == run_script()
+    assert first["log"][1]["error_kind"] == "not_found"
 
 
 def test_a_separate_process_gives_identical_logs():
