@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from state import CallLog, CallRecord, Database
+from state import CallLog, CallRecord, Database, ErrorKind
 from state.store import Durability, StateStore, compose
 from state.world import World
 
@@ -72,3 +72,21 @@ def test_a_torn_last_journal_line_is_ignored(tmp_path):
     log3 = CallLog(db3)
     StateStore(db3, Durability.JOURNAL)
     assert [c.seq for c in log3.calls("j")] == [0, 1]
+
+
+def test_large_batches_go_through_the_json_bulk_path_and_read_back_exactly():
+    db = Database()
+    log = CallLog(db)
+    store = StateStore(db, Durability.DEFERRED)
+    world = World(session_id="j", seed=1)
+    records = [_record(i) for i in range(30)]
+    records[3] = records[3].model_copy(update={"is_error": True, "error_kind": ErrorKind.NOT_FOUND, "result": None})
+    for i, record in enumerate(records):
+        world.put("ns", "show", f"show_{i}", {"title": f"Ünïcode 'quoted' {i}", "price": i * 1.5})
+        store.commit(world, [CallLog.op(record)])
+    stmts = compose(store._queued, store._column_types)
+    assert any("from_json" in sql for sql, _ in stmts)
+    store.flush()
+    assert log.calls("j") == records
+    fresh = StateStore(db, Durability.DEFERRED).world("j", 1)
+    assert fresh.get("ns", "show", "show_7").data == {"title": "Ünïcode 'quoted' 7", "price": 10.5}
