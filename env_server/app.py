@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
+from env_server.orchestrator.api import build_scenario_router
 from env_server.server import build_server
 from state import CallRecord, SessionRecord
 
@@ -76,16 +77,19 @@ def build_app(env: ToolEnvironment) -> FastAPI:
             env.store.close()
 
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
+    # Control-plane routes are async on purpose: they run on the event loop, like the MCP
+    # handlers, so session state is only ever touched from one thread.
     endpoint = StreamableHTTPASGIApp(manager)
     for path in ("/mcp", "/sessions/{session_id}/mcp"):
         app.router.routes.append(Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
+    app.include_router(build_scenario_router(env))
 
     @app.get("/v1/health")
-    def health() -> dict[str, Any]:
+    async def health() -> dict[str, Any]:
         return {"status": "ok", "tools": len(env.catalog), "sources": env.catalog.sources}
 
     @app.post("/v1/sessions", status_code=201)
-    def create_session(body: SessionCreateRequest) -> SessionCreateResult:
+    async def create_session(body: SessionCreateRequest) -> SessionCreateResult:
         if not body.tools and body.group is None:
             raise HTTPException(422, "give 'tools' (catalog names) and/or 'group'")
         try:
@@ -104,21 +108,21 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         )
 
     @app.get("/v1/sessions/{session_id}")
-    def get_session(session_id: str) -> SessionRecord:
+    async def get_session(session_id: str) -> SessionRecord:
         try:
             return env.view(session_id).record
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
 
     @app.get("/v1/sessions/{session_id}/calls")
-    def get_calls(session_id: str) -> list[CallRecord]:
+    async def get_calls(session_id: str) -> list[CallRecord]:
         try:
             return env.calls(session_id)
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
 
     @app.get("/v1/sessions/{session_id}/state")
-    def get_state(session_id: str) -> StateResult:
+    async def get_state(session_id: str) -> StateResult:
         try:
             view = env.view(session_id)
         except SessionError as exc:
@@ -127,15 +131,15 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         return StateResult(session_id=session_id, digest=world.digest(), rows=len(world.rows))
 
     @app.post("/v1/sessions/{session_id}/reset")
-    def reset(session_id: str) -> StateResult:
+    async def reset(session_id: str) -> StateResult:
         try:
             env.reset_session(session_id)
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
-        return get_state(session_id)
+        return await get_state(session_id)
 
     @app.post("/v1/sessions/{session_id}/fork", status_code=201)
-    def fork(session_id: str, body: ForkRequest | None = None) -> SessionCreateResult:
+    async def fork(session_id: str, body: ForkRequest | None = None) -> SessionCreateResult:
         try:
             view = env.fork_session(session_id, (body or ForkRequest()).session_id)
         except SessionError as exc:

@@ -17,6 +17,7 @@ from env_server.catalog import Catalog, load_catalog
 from env_server.config import DEFAULT_HOST, DEFAULT_PORT, FREE_SESSION, ServerSettings
 from env_server.errors import CatalogError
 from env_server.orchestrator.cli import scenarios_app
+from env_server.orchestrator.eval_cli import eval_app
 from env_server.scoring.cli import score_app
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ specs_app = typer.Typer(help="Inspect and check tool-spec catalogs.", no_args_is
 app.add_typer(specs_app, name="specs")
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(score_app, name="score")
+app.add_typer(eval_app, name="eval")
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 

@@ -1,4 +1,11 @@
-"""``score`` sub-commands: score an official-layout result file and print the tables.
+"""``score`` sub-commands: score results, print the tables, write reports and QAOA exports.
+
+* ``score official RESULT``: print the tables of an official result file (``--json`` metric file).
+* ``score report INPUT... --out DIR``: official result files or run directories; writes
+  metrics.json, summary.md and report.html (one subdirectory per run and a comparison table
+  when several inputs are given).
+* ``score run RUN_DIR... --out DIR``: the same for ``toolenv eval`` run directories.
+* ``score export-qaoa INPUT --out FILE``: QAOA conversations (UniToolCall format).
 
 The main CLI registers :data:`score_app`; every command parses options and calls the library.
 """
@@ -14,8 +21,13 @@ from rich.console import Console
 from rich.table import Table
 
 from env_server.scoring.grading import ArgsMode
-from env_server.scoring.models import ScoringError
+from env_server.errors import ToolenvError
+from env_server.scoring.models import GoldSession, ScoringError
 from env_server.scoring.official import score_official_report
+from env_server.scoring.qaoa import QaoaSource, write_qaoa
+from env_server.scoring.report import ScoredRun, comparison_table, metrics_document, unique_names
+from env_server.scoring.report_files import write_comparison, write_reports
+from env_server.scoring.runs import GoldLookup, load_run
 from env_server.scoring.scorer import ScoringOptions
 
 score_app = typer.Typer(help="Score WildToolBench-style results.", no_args_is_help=True)
@@ -84,3 +96,114 @@ def score_official(
     print_report(report)
     if json_out is not None:
         json_out.write_text(json.dumps(report, indent=4, ensure_ascii=False), encoding="utf-8")
+
+
+DataOpt = Annotated[
+    Path | None, typer.Option(help="Wild-Tool-Bench.jsonl for official result files (default: found beside the result).")
+]
+ModeOpt = Annotated[ArgsMode, typer.Option(help="Argument checker: strict (current) or paper.")]
+ScenariosOpt = Annotated[Path | None, typer.Option("--scenarios", "-s", help="Scenarios a run directory ran "
+                                                   "(default: the built-in set).")]
+CatalogOpt = Annotated[list[Path] | None, typer.Option("--catalog", "-c", help="Catalog path (repeatable; "
+                                                       "default: the built-in catalog).")]
+
+
+def gold_lookup(scenarios: Path | None, catalog: list[Path] | None) -> GoldLookup:
+    """Gold sessions of the scenarios at ``scenarios``, built as the live orchestrator builds them."""
+    # Imported here: the orchestrator depends on this package, not the other way round.
+    from env_server.catalog import load_catalog
+    from env_server.orchestrator.gold import gold_session, scenario_tools
+    from env_server.orchestrator.loading import load_scenarios
+
+    load = load_scenarios(scenarios)
+    cat = load_catalog(catalog or None)
+    cache: dict[str, GoldSession | None] = {}
+
+    def lookup(scenario_id: str) -> GoldSession | None:
+        if scenario_id not in cache:
+            spec = load.get(scenario_id)
+            cache[scenario_id] = gold_session(spec, scenario_tools(spec, cat)) if spec is not None else None
+        return cache[scenario_id]
+
+    return lookup
+
+
+def _load_all(inputs: list[Path], data: Path | None, mode: ArgsMode, scenarios: Path | None = None,
+              catalog: list[Path] | None = None) -> list[ScoredRun]:
+    try:
+        gold_for = gold_lookup(scenarios, catalog) if any(p.is_dir() for p in inputs) else None
+        return [load_run(path, data, ScoringOptions(mode=mode), gold_for=gold_for) for path in inputs]
+    except (ScoringError, ToolenvError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def _print_comparison(runs: list[ScoredRun]) -> None:
+    header, rows = comparison_table(unique_names(runs), [metrics_document(r) for r in runs])
+    table = Table(title="Run comparison")
+    for k, column in enumerate(header):
+        table.add_column(column, justify="left" if k == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    out.print(table)
+
+
+def _report(inputs: list[Path], data: Path | None, mode: ArgsMode, out_dir: Path, scenarios: Path | None = None,
+            catalog: list[Path] | None = None) -> None:
+    runs = _load_all(inputs, data, mode, scenarios, catalog)
+    if len(runs) == 1:
+        print_report(runs[0].report)
+        paths = write_reports(runs[0], out_dir)
+        out.print(f"wrote {paths['metrics']}, {paths['summary']}, {paths['html']}")
+        return
+    _print_comparison(runs)
+    paths = write_comparison(runs, out_dir)
+    out.print(f"wrote {paths['comparison_md']}, {paths['comparison_html']} and one report directory per run")
+
+
+@score_app.command("report")
+def score_report(
+    inputs: Annotated[list[Path], typer.Argument(help="Official result files and/or run directories.", exists=True)],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for the report files.")] = Path("score-report"),
+    data: DataOpt = None,
+    mode: ModeOpt = ArgsMode.STRICT,
+    scenarios: ScenariosOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Score one or more runs; write metrics.json, summary.md and report.html (and a comparison)."""
+    _report(inputs, data, mode, out_dir, scenarios, catalog)
+
+
+@score_app.command("run")
+def score_run(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories written by toolenv eval.", exists=True,
+                                                   file_okay=False)],
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help="Report directory (default: RUN_DIR/score, "
+                                                 "or ./score-report for several runs).")] = None,
+    mode: ModeOpt = ArgsMode.STRICT,
+    scenarios: ScenariosOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Score run directories with the same engine and write the reports."""
+    default = run_dirs[0] / "score" if len(run_dirs) == 1 else Path("score-report")
+    _report(run_dirs, None, mode, out_dir or default, scenarios, catalog)
+
+
+@score_app.command("export-qaoa")
+def export_qaoa(
+    source_path: Annotated[Path, typer.Argument(metavar="INPUT", help="Official result file or run directory.",
+                                                exists=True)],
+    out_file: Annotated[Path, typer.Option("--out", "-o", help="Output .jsonl (or .json for one list).")] = Path(
+        "qaoa.jsonl"),
+    data: DataOpt = None,
+    source: Annotated[QaoaSource, typer.Option(help="model: the agent's steps (gold for failed tasks); "
+                                               "gold: the gold trajectories.")] = QaoaSource.MODEL,
+    correct_only: Annotated[bool, typer.Option("--correct-only", help="Only sessions with every task correct.")] = False,
+    mode: ModeOpt = ArgsMode.STRICT,
+    scenarios: ScenariosOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Write each session as a QAOA conversation (human / function_call / observation / gpt turns)."""
+    run = _load_all([source_path], data, mode, scenarios, catalog)[0]
+    count = write_qaoa(run, out_file, source, correct_only)
+    out.print(f"wrote {count} sessions to {out_file}")

@@ -192,18 +192,27 @@ def score_official_sessions(
 ) -> tuple[str, list[SessionScore]]:
     """Score every line of an official result file; returns (model name, session scores)."""
     result_path = Path(result_path)
-    data = Path(data_path) if data_path is not None else locate_dataset(result_path)
-    dataset = list(read_jsonl(data))
     model_name = ""
     sessions = []
+    for line, data_line in iter_result_lines(result_path, data_path):
+        model_name = model_name or str(line.get("model_name") or "")
+        sessions.append(score_result_line(line, session_from_line(data_line), options))
+    return model_name or result_path.parent.name, sessions
+
+
+def iter_result_lines(
+    result_path: str | Path, data_path: str | Path | None = None
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """(result line, its dataset line) pairs of an official result file, ids checked."""
+    result_path = Path(result_path)
+    data = Path(data_path) if data_path is not None else locate_dataset(result_path)
+    dataset = list(read_jsonl(data))
     for line in read_jsonl(result_path):
         scenario_id = str(line.get("id", ""))
         k = _line_index(scenario_id)
         if not 0 <= k < len(dataset) or dataset[k].get("id") != scenario_id:
             raise ScoringError(f"{scenario_id}: dataset line {k} does not hold this id")
-        model_name = model_name or str(line.get("model_name") or "")
-        sessions.append(score_result_line(line, session_from_line(dataset[k]), options))
-    return model_name or result_path.parent.name, sessions
+        yield line, dataset[k]
 
 
 def score_official_results(

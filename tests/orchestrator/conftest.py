@@ -21,3 +21,15 @@ def official_lines() -> list[dict]:
 @pytest.fixture(scope="session")
 def builtin_scenarios() -> ScenarioLoad:
     return load_scenarios()
+
+
+@pytest.fixture
+def live(builtin_catalog, builtin_scenarios):
+    """A fresh environment and its scenario-session registry (built-in scenarios)."""
+    from env_server.config import ServerSettings
+    from env_server.environment import ToolEnvironment
+    from env_server.orchestrator.sessions import registry_for
+    from state import Database
+
+    env = ToolEnvironment(builtin_catalog, Database(), ServerSettings())
+    return env, registry_for(env, builtin_scenarios)

@@ -1,0 +1,132 @@
+"""``toolenv eval``: play scenarios with an agent over real MCP and write a run directory.
+
+The main CLI registers ``eval_app`` under the name ``eval``. Without ``--server`` the
+command starts its own server in-process (uvicorn on a free loopback port, in-memory
+database). The run-directory format is documented in :mod:`clients.agent_runner`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from clients.agent_runner import RunConfig, SessionOutcome, run_eval, serve_in_thread
+from clients.agents import Agent, OpenAIAgent, OracleAgent, ScriptedAgent
+from env_server.catalog import load_catalog
+from env_server.config import ServerSettings
+from env_server.environment import ToolEnvironment
+from env_server.errors import CatalogError
+from env_server.orchestrator.loading import load_scenarios
+from env_server.orchestrator.sessions import registry_for
+from state import Database
+
+eval_app = typer.Typer(help="Evaluate an agent on scenarios over MCP (live protocol).")
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+class AgentKind(str, Enum):
+    ORACLE = "oracle"
+    SCRIPTED = "scripted"
+    OPENAI = "openai"
+
+
+def _agent_factory(kind: AgentKind, base_url: str | None, model: str | None, api_key_env: str,
+                   script: Path | None) -> Any:
+    if kind is AgentKind.ORACLE:
+        return OracleAgent
+    if kind is AgentKind.SCRIPTED:
+        data = json.loads(script.read_text(encoding="utf-8")) if script is not None else {}
+        return lambda: ScriptedAgent(script=data)
+    if not base_url or not model:
+        err.print("[red]--agent openai needs --base-url and --model[/red]")
+        raise typer.Exit(2)
+    key = os.environ.get(api_key_env)
+    return lambda: OpenAIAgent(base_url=base_url, model=model, api_key=key)
+
+
+@eval_app.callback(invoke_without_command=True)
+def evaluate(
+    agent: Annotated[AgentKind, typer.Option("--agent", "-a", help="Who plays the sessions.")] = AgentKind.ORACLE,
+    scenario: Annotated[list[str] | None, typer.Option("--scenario", help="Scenario id (repeatable); default all.")] = None,
+    scenarios: Annotated[Path | None, typer.Option("--scenarios", "-s", help="Scenario path; default built-in.")] = None,
+    catalog: Annotated[list[Path] | None, typer.Option("--catalog", "-c", help="Catalog path (repeatable).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")] = None,
+    model: Annotated[str | None, typer.Option(help="Model name sent to the endpoint.")] = None,
+    api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
+    script: Annotated[Path | None, typer.Option(help="JSON script for --agent scripted.")] = None,
+    server: Annotated[str | None, typer.Option(help="Use a running toolenv server instead of starting one.")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Directory that holds run directories.")] = Path("runs"),
+    run_name: Annotated[str | None, typer.Option(help="Run directory name; default from agent and model.")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Sessions played at once.")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Override every scenario's seed.")] = None,
+    max_steps: Annotated[int | None, typer.Option(min=1, help="Tool calls allowed per task (default 16).")] = None,
+    resume: Annotated[bool, typer.Option(help="Skip sessions already finished in the run directory.")] = True,
+) -> None:
+    load = load_scenarios(scenarios)
+    for problem in load.errors:
+        err.print(f"[yellow]skipped: {problem}[/yellow]")
+    chosen = load.scenarios
+    if scenario:
+        unknown = sorted(set(scenario) - {s.id for s in chosen})
+        if unknown:
+            err.print(f"[red]unknown scenario(s): {unknown}[/red]")
+            raise typer.Exit(2)
+        chosen = [s for s in chosen if s.id in set(scenario)]
+    if not chosen:
+        err.print("[red]no scenarios to run[/red]")
+        raise typer.Exit(2)
+    make_agent = _agent_factory(agent, base_url, model, api_key_env, script)
+    config = RunConfig(agent=agent.value, model=model, base_url=base_url, server=server, seed=seed,
+                       max_steps=max_steps, concurrency=concurrency)
+    run_dir = out_dir / (run_name or config.run_name())
+    summary = _run(config, chosen, make_agent, run_dir, resume, server, load, catalog)
+    _print_summary(summary, run_dir)
+
+
+def _run(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path, resume: bool,
+         server: str | None, load: Any, catalog: list[Path] | None) -> dict[str, Any]:
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err) as progress:
+        bar = progress.add_task(f"{config.run_name()}", total=len(chosen))
+
+        def done(outcome: SessionOutcome) -> None:
+            progress.advance(bar)
+
+        async def go(base: str) -> dict[str, Any]:
+            return await run_eval(base, chosen, make_agent, config, run_dir, resume=resume, on_done=done)
+
+        if server is not None:
+            return anyio.run(go, server.rstrip("/"))
+        try:
+            cat = load_catalog(catalog or None)
+        except CatalogError as exc:
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2) from None
+        env = ToolEnvironment(cat, Database(), ServerSettings())
+        registry_for(env, load)
+        with serve_in_thread(env) as base:
+            return anyio.run(go, base)
+
+
+def _print_summary(summary: dict[str, Any], run_dir: Path) -> None:
+    table = Table(title=f"run {summary['run']}")
+    for column in ("task type", "tasks", "correct", "accuracy"):
+        table.add_column(column)
+    for name, bucket in summary["by_task_type"].items():
+        table.add_row(name, str(bucket["tasks"]), str(bucket["correct"]), f"{bucket['accuracy']:.1%}")
+    out.print(table)
+    out.print(
+        f"task accuracy {summary['task_accuracy']:.1%} ({summary['correct_tasks']}/{summary['tasks']}), "
+        f"session accuracy {summary['session_accuracy']:.1%}, failed sessions {summary['failed_sessions']}"
+    )
+    out.print(f"run directory: {run_dir}")

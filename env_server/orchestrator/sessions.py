@@ -1,0 +1,113 @@
+"""The registry of live scenario sessions of one ``ToolEnvironment``.
+
+:func:`registry_for` gives the one registry bound to an environment, so the REST router,
+tests and in-process runners all see the same sessions. Session ids are unguessable
+(128 random bits): holding one is the capability to drive that session.
+"""
+
+from __future__ import annotations
+
+import difflib
+import secrets
+import threading
+import weakref
+
+from env_server.environment import ToolEnvironment
+from env_server.errors import SessionError
+from env_server.orchestrator.errors import LiveSessionError, ScenarioError, UnknownScenarioSessionError
+from env_server.orchestrator.gold import gold_session, scenario_tools
+from env_server.orchestrator.live import DEFAULT_MAX_STEPS, DEFAULT_OVERLAP_WINDOW_S, ScenarioSession
+from env_server.orchestrator.loading import ScenarioLoad, load_scenarios
+from env_server.orchestrator.models import ScenarioSpec
+from env_server.orchestrator.reports import UserTurn
+
+
+class ScenarioSessions:
+    def __init__(
+        self,
+        env: ToolEnvironment,
+        scenarios: ScenarioLoad | None = None,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        overlap_window: float = DEFAULT_OVERLAP_WINDOW_S,
+    ) -> None:
+        self.env = env
+        self.max_steps = max_steps
+        self.overlap_window = overlap_window
+        self._scenarios = scenarios
+        self._sessions: dict[str, ScenarioSession] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def scenarios(self) -> ScenarioLoad:
+        if self._scenarios is None:
+            self._scenarios = load_scenarios()
+        return self._scenarios
+
+    def scenario(self, scenario_id: str) -> ScenarioSpec:
+        spec = self.scenarios.get(scenario_id)
+        if spec is None:
+            close = difflib.get_close_matches(scenario_id, [s.id for s in self.scenarios.scenarios], n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UnknownScenarioSessionError(f"unknown scenario '{scenario_id}'{hint}")
+        return spec
+
+    def create(
+        self,
+        scenario_id: str,
+        *,
+        seed: int | None = None,
+        max_steps: int | None = None,
+        session_id: str | None = None,
+    ) -> tuple[ScenarioSession, UserTurn]:
+        """Start a scenario session; returns it and task 0's user message."""
+        spec = self.scenario(scenario_id)
+        try:
+            tools = scenario_tools(spec, self.env.catalog)
+        except ScenarioError as exc:
+            raise LiveSessionError(str(exc)) from None
+        sid = session_id or f"sc_{secrets.token_hex(16)}"
+        try:
+            self.env.create_session(
+                pairs=[(name, tool.name) for name, tool in tools.items()],
+                seed=spec.seed if seed is None else seed,
+                today=spec.today,
+                session_id=sid,
+                label=f"scenario {spec.id}",
+            )
+        except SessionError as exc:
+            raise LiveSessionError(str(exc)) from None
+        session = ScenarioSession(
+            sid,
+            spec,
+            gold_session(spec, tools),
+            self.env,
+            max_steps=max_steps or self.max_steps,
+            overlap_window=self.overlap_window,
+        )
+        with self._lock:
+            self._sessions[sid] = session
+        self.env.call_hooks[sid] = session
+        return session, session.start()
+
+    def get(self, session_id: str) -> ScenarioSession:
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise UnknownScenarioSessionError(f"unknown scenario session '{session_id}'")
+        return session
+
+
+_REGISTRIES: weakref.WeakKeyDictionary[ToolEnvironment, ScenarioSessions] = weakref.WeakKeyDictionary()
+_REGISTRIES_LOCK = threading.Lock()
+
+
+def registry_for(env: ToolEnvironment, scenarios: ScenarioLoad | None = None) -> ScenarioSessions:
+    """The scenario-session registry bound to ``env``, created on first use.
+
+    ``scenarios`` (default: the built-in set) only applies when the registry is created.
+    """
+    with _REGISTRIES_LOCK:
+        registry = _REGISTRIES.get(env)
+        if registry is None:
+            registry = _REGISTRIES[env] = ScenarioSessions(env, scenarios)
+        return registry

@@ -1,0 +1,157 @@
+"""Loaders that turn scored inputs into a :class:`~env_server.scoring.report.ScoredRun`.
+
+* :func:`load_official_run`: an official ``Wild-Tool-Bench_result.jsonl`` plus its dataset. The
+  user messages and environment text come from the dataset line (``english_tasks``,
+  ``english_env_info``), falling back to the logged ``begin_of_current_task``.
+* :func:`score_run_dir`: a run directory written by ``toolenv eval``, scored with the same engine.
+* :func:`load_run`: either, chosen by the path (a directory is a run directory).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from env_server.scoring.models import GoldSession, PredictedCall, PredictedStep, ScoringError
+from env_server.scoring.official import iter_result_lines, score_result_line, session_from_line
+from env_server.scoring.report import ScoredRun
+from env_server.scoring.scorer import DEFAULT_OPTIONS, ScoringOptions, SessionScore, score_session
+
+
+def _queries(line: dict[str, Any], data_line: dict[str, Any]) -> list[str]:
+    tasks = data_line.get("english_tasks")
+    if isinstance(tasks, list) and all(isinstance(t, str) for t in tasks):
+        return list(tasks)
+    result = line.get("result")
+    if not isinstance(result, list):
+        return []
+    return [str((r.get("inference_log") or {}).get("begin_of_current_task") or "") for r in result]
+
+
+def load_official_run(
+    result_path: str | Path,
+    data_path: str | Path | None = None,
+    options: ScoringOptions = DEFAULT_OPTIONS,
+    name: str | None = None,
+) -> ScoredRun:
+    """Score an official result file and keep what the reports and the QAOA export need."""
+    result_path = Path(result_path)
+    model_name = ""
+    sessions: list[SessionScore] = []
+    gold: dict[str, GoldSession] = {}
+    queries: dict[str, list[str]] = {}
+    env_info: dict[str, str] = {}
+    for line, data_line in iter_result_lines(result_path, data_path):
+        session = session_from_line(data_line)
+        model_name = model_name or str(line.get("model_name") or "")
+        sessions.append(score_result_line(line, session, options))
+        gold[session.session_id] = session
+        queries[session.session_id] = _queries(line, data_line)
+        if isinstance(data_line.get("english_env_info"), str):
+            env_info[session.session_id] = data_line["english_env_info"]
+    return ScoredRun(
+        name=name or model_name or result_path.parent.name,
+        sessions=tuple(sessions),
+        gold=gold,
+        queries=queries,
+        env_info=env_info,
+        source=str(result_path),
+    )
+
+
+GoldLookup = Callable[[str], GoldSession | None]
+
+
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    try:
+        return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
+    except ValueError as exc:
+        raise ScoringError(f"{path}: invalid JSON line: {exc}") from exc
+
+
+def steps_from_events(events: Sequence[dict[str, Any]], task_count: int) -> list[list[PredictedStep]]:
+    """Model steps per task from a run transcript: calls sharing a ``step_id`` form one step,
+    an assistant message is a text step (or the text of the calls that follow it in the same step)."""
+    steps: list[list[PredictedStep]] = [[] for _ in range(task_count)]
+    open_step: tuple[int, Any] | None = None
+    for event in events:
+        task = event.get("task")
+        if not isinstance(task, int) or not 0 <= task < task_count:
+            continue
+        kind = event.get("type")
+        if kind == "tool_call":
+            args = event.get("arguments", {})
+            call = PredictedCall(name=str(event.get("name") or ""), call_id=str(event.get("call_id") or ""),
+                                 arguments=args if isinstance(args, str) else json.dumps(args, ensure_ascii=False))
+            key = (task, event.get("step_id"))
+            if open_step == key and steps[task]:
+                last = steps[task][-1]
+                steps[task][-1] = PredictedStep(content=last.content, calls=(*last.calls, call))
+            else:
+                steps[task].append(PredictedStep.tools(call))
+                open_step = key
+        elif kind == "message" and event.get("role") == "assistant":
+            steps[task].append(PredictedStep(content=event.get("content") or None))
+            open_step = None
+    return steps
+
+
+def score_run_dir(
+    run_dir: str | Path, gold_for: GoldLookup, options: ScoringOptions = DEFAULT_OPTIONS, name: str | None = None
+) -> ScoredRun:
+    """Score a ``toolenv eval`` run directory (``config.json``, ``sessions/*.jsonl``; format in
+    :mod:`clients.agent_runner`) with the offline engine. ``gold_for`` maps a scenario id to its
+    gold session. A session whose file has an ``error`` line counts as crashed, like an official
+    ``Error during inference`` line."""
+    run_dir = Path(run_dir)
+    config_path = run_dir / "config.json"
+    config = json.loads(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
+    files = sorted((run_dir / "sessions").glob("*.jsonl"))
+    if not files:
+        raise ScoringError(f"{run_dir}: no sessions/*.jsonl files (not a run directory?)")
+    sessions: list[SessionScore] = []
+    gold: dict[str, GoldSession] = {}
+    queries: dict[str, list[str]] = {}
+    env_info: dict[str, str] = {}
+    for path in files:
+        lines = _read_lines(path)
+        head = next((line for line in lines if line.get("type") == "session"), {})
+        scenario_id = str(head.get("scenario_id") or path.stem)
+        session = gold_for(scenario_id)
+        if session is None:
+            raise ScoringError(f"{path}: scenario {scenario_id!r} is not among the loaded scenarios")
+        gold[scenario_id] = session
+        if isinstance(head.get("env_info"), str):
+            env_info[scenario_id] = head["env_info"]
+        count = len(session.tasks)
+        texts = [""] * count
+        for line in lines:
+            task = line.get("task")
+            if line.get("type") == "message" and line.get("kind") == "task" and isinstance(task, int) and task < count:
+                texts[task] = str(line.get("content") or "")
+        queries[scenario_id] = texts
+        error = next((str(line.get("message")) for line in lines if line.get("type") == "error"), None)
+        if error is not None:
+            sessions.append(SessionScore(scenario_id, failed=True, failure=error))
+            continue
+        sessions.append(score_session(session, steps_from_events(lines, count), options))
+    return ScoredRun(name=name or str(config.get("run") or run_dir.name), sessions=tuple(sessions), gold=gold,
+                     queries=queries, env_info=env_info, source=str(run_dir))
+
+
+def load_run(
+    path: str | Path,
+    data_path: str | Path | None = None,
+    options: ScoringOptions = DEFAULT_OPTIONS,
+    name: str | None = None,
+    gold_for: GoldLookup | None = None,
+) -> ScoredRun:
+    """A run directory (needs ``gold_for``) or an official result file, chosen by the path."""
+    path = Path(path)
+    if path.is_dir():
+        if gold_for is None:
+            raise ScoringError(f"{path}: scoring a run directory needs the scenarios it ran")
+        return score_run_dir(path, gold_for, options, name)
+    return load_official_run(path, data_path, options, name)
