@@ -29,6 +29,7 @@ from starlette.routing import Route
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
 from env_server.orchestrator.api import build_scenario_router
+from env_server.rl.api import build_env_router
 from env_server.server import build_server
 from state import CallRecord, SessionRecord
 
@@ -83,6 +84,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     for path in ("/mcp", "/sessions/{session_id}/mcp"):
         app.router.routes.append(Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
     app.include_router(build_scenario_router(env))
+    app.include_router(build_env_router(env))
 
     @app.get("/v1/health")
     async def health() -> dict[str, Any]:

@@ -194,6 +194,9 @@ class ToolEnvironment:
             self.sessions.create(record)
         except KeyError:
             raise SessionError(f"session '{sid}' already exists") from None
+        # A new session has no rows and no calls yet: skip the database lookups.
+        self.store.adopt(World(session_id=sid, seed=seed))
+        self.log.start(sid)
         return self.view(sid)
 
     def view(self, session_id: str) -> SessionView:
@@ -357,6 +360,12 @@ class ToolEnvironment:
                         extra=[CallLog.copy_op(view.session_id, fork.session_id)])
         self.log.inherit(view.session_id, fork.session_id)
         return fork
+
+    def release_session(self, session_id: str) -> None:
+        """Drop a session's in-memory state (world, view, call hook); its records stay in the database."""
+        self.call_hooks.pop(session_id, None)
+        self._views.pop(session_id, None)
+        self.store.evict(session_id, flush=False)
 
     def pin_observation(self, session_id: str, tool: str, arguments: dict[str, Any], observation: Any) -> None:
         """Make ``tool(arguments)`` return exactly ``observation`` in this session."""

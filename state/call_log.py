@@ -80,6 +80,11 @@ class CallLog:
             self._next[session_id] = seq + 1
             return seq
 
+    def start(self, session_id: str) -> None:
+        """A new session numbers its calls from 0 (no database lookup)."""
+        with self._lock:
+            self._next[session_id] = 0
+
     def append(self, record: CallRecord) -> None:
         self._db.execute(*self.statement(record))
 

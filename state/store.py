@@ -194,12 +194,20 @@ class StateStore:
         self.commit_ops([["upsert", "world_pinned",
                           [world.session_id, tool, key, json.dumps(observation, sort_keys=True)]]])
 
-    def evict(self, session_id: str) -> None:
-        """Forget the in-memory copy (the database keeps it); used to bound memory."""
+    def adopt(self, world: World) -> None:
+        """Hold ``world`` as its session's state without a load: for a session known to be new."""
+        self._worlds[world.session_id] = world
+
+    def evict(self, session_id: str, *, flush: bool = True) -> None:
+        """Forget the in-memory copy (the database keeps it); used to bound memory.
+
+        ``flush=False`` leaves the writes queued: a later ``world()`` flushes before it loads.
+        """
         world = self._worlds.pop(session_id, None)
         if world is not None:
             self.commit_ops(self._mutations(world))
-        self.flush()
+        if flush:
+            self.flush()
 
     def close(self) -> None:
         """Stop the flusher and write everything still queued."""

@@ -149,6 +149,12 @@ class ScenarioSession:
             task.terminated = not task.truncated
             return self._advance(task.index)
 
+    def end_step(self) -> None:
+        """Judge the open tool step now, for a client that knows its step is complete (RL env)."""
+        with self._lock:
+            if not self.done:
+                self._close_step(self.current)
+
     def _advance(self, finished: int) -> UserTurn:
         if self.task_index + 1 >= len(self.tasks):
             self.done = True

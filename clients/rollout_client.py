@@ -1,0 +1,197 @@
+"""Async client of the ``/v1/envs`` REST API, for many envs at once.
+
+::
+
+    async with RolloutClient("http://127.0.0.1:8765", concurrency=64) as client:
+        resets = await client.reset_many([{"seed": s} for s in range(256)])
+        steps = await client.step_many([(r.env_id, policy(r.observation, r.info)) for r in resets])
+        await client.close_many([r.env_id for r in resets])
+
+* One ``httpx.AsyncClient`` (keep-alive connection pool sized to ``concurrency``) for every call.
+* ``*_many`` run at most ``concurrency`` requests at a time and return results in input order;
+  the first failure is raised after the others finish (``return_exceptions=True`` returns them).
+* Timeouts: ``timeout`` seconds per request (connect, read, write and pool).
+* Retries: up to ``retries`` more attempts with exponential backoff on 502/503/504 and on
+  transport errors. A step is only retried when the request cannot have reached the server
+  (connect errors and pool timeouts): replaying a step the server already ran would act twice.
+* Errors: 404 raises ``UnknownEnvError``, 409 ``EpisodeFinishedError``, 422 ``ActionError``
+  (``OptionsError`` for reset), anything else ``httpx.HTTPStatusError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import anyio
+import httpx
+
+from env_server.rl.errors import ActionError, EpisodeFinishedError, OptionsError, RolloutError, UnknownEnvError
+
+T = TypeVar("T")
+RETRY_STATUS = frozenset({502, 503, 504})
+UNSENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+@dataclass(frozen=True)
+class EnvReset:
+    env_id: str
+    observation: dict[str, Any]
+    info: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class EnvStep:
+    env_id: str
+    observation: dict[str, Any]
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: dict[str, Any]
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+
+class RolloutClient:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        concurrency: int = 32,
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff_s: float = 0.05,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self.base_url = base_url.rstrip("/")
+        self.concurrency = concurrency
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            timeout=httpx.Timeout(timeout),
+            limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
+            transport=transport,
+        )
+        self._limit: anyio.Semaphore | None = None  # made on first use, inside the event loop
+
+    async def __aenter__(self) -> RolloutClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # -- one env --------------------------------------------------------------------------
+
+    async def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> EnvReset:
+        body = {"seed": seed, "options": options}
+        data = await self._send("POST", "/v1/envs", body, unprocessable=OptionsError, replay_safe=True)
+        return EnvReset(data["env_id"], data["observation"], data["info"])
+
+    async def step(self, env_id: str, action: dict[str, Any]) -> EnvStep:
+        data = await self._send("POST", f"/v1/envs/{env_id}/step", {"action": action}, replay_safe=False)
+        return EnvStep(env_id, data["observation"], float(data["reward"]), bool(data["terminated"]),
+                       bool(data["truncated"]), data["info"])
+
+    async def fork(self, env_id: str, n: int) -> list[str]:
+        data = await self._send("POST", f"/v1/envs/{env_id}/fork", {"n": n}, replay_safe=True)
+        return list(data["env_ids"])
+
+    async def close_env(self, env_id: str) -> None:
+        await self._send("DELETE", f"/v1/envs/{env_id}", None, replay_safe=True)
+
+    # -- many envs ------------------------------------------------------------------------
+
+    async def reset_many(self, requests: Sequence[dict[str, Any]], *, return_exceptions: bool = False) -> list[Any]:
+        """One reset per ``{"seed"?, "options"?}``, in order."""
+        return await self._gather([lambda r=r: self.reset(r.get("seed"), r.get("options")) for r in requests],
+                                  return_exceptions)
+
+    async def step_many(self, steps: Sequence[tuple[str, dict[str, Any]]], *, return_exceptions: bool = False) -> list[Any]:
+        """One step per ``(env_id, action)``, in order (give each env at most one action per batch)."""
+        return await self._gather([lambda s=s: self.step(*s) for s in steps], return_exceptions)
+
+    async def close_many(self, env_ids: Sequence[str], *, return_exceptions: bool = False) -> list[Any]:
+        return await self._gather([lambda e=e: self.close_env(e) for e in env_ids], return_exceptions)
+
+    async def _gather(self, jobs: Sequence[Callable[[], Awaitable[T]]], return_exceptions: bool) -> list[Any]:
+        results: list[Any] = [None] * len(jobs)
+
+        async def run(k: int, job: Callable[[], Awaitable[T]]) -> None:
+            try:
+                results[k] = await job()
+            except (RolloutError, httpx.HTTPError) as exc:
+                results[k] = exc
+
+        async with anyio.create_task_group() as group:
+            for k, job in enumerate(jobs):
+                group.start_soon(run, k, job)
+        if not return_exceptions:
+            failed = next((r for r in results if isinstance(r, BaseException)), None)
+            if failed is not None:
+                raise failed
+        return results
+
+    # -- transport ------------------------------------------------------------------------
+
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None,
+        *,
+        replay_safe: bool,
+        unprocessable: type[RolloutError] = ActionError,
+    ) -> dict[str, Any]:
+        delay = self.backoff_s
+        if self._limit is None:
+            self._limit = anyio.Semaphore(self.concurrency)
+        async with self._limit:
+            for attempt in range(self.retries + 1):
+                last = attempt == self.retries
+                try:
+                    response = await self._http.request(method, path, json=body)
+                except UNSENT_ERRORS:
+                    if last:
+                        raise
+                except httpx.TransportError:
+                    if last or not replay_safe:
+                        raise
+                else:
+                    if response.status_code not in RETRY_STATUS or last:
+                        return _decode(response, unprocessable)
+                await anyio.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _decode(response: httpx.Response, unprocessable: type[RolloutError]) -> dict[str, Any]:
+    if response.status_code == 204:
+        return {}
+    if response.is_success:
+        return dict(response.json())
+    detail = _detail(response)
+    if response.status_code == 404:
+        raise UnknownEnvError(detail)
+    if response.status_code == 409:
+        raise EpisodeFinishedError(detail)
+    if response.status_code == 422:
+        raise unprocessable(detail)
+    response.raise_for_status()
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _detail(response: httpx.Response) -> str:
+    try:
+        detail = response.json().get("detail")
+    except ValueError:
+        return response.text
+    return detail if isinstance(detail, str) else str(detail)
