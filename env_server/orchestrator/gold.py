@@ -14,8 +14,6 @@ from env_server.orchestrator.errors import ScenarioError
 from env_server.orchestrator.models import ScenarioSpec, TaskSpec
 from env_server.orchestrator.validate import resolve_tools
 from env_server.scoring import GoldNode, GoldSession, GoldTask
-from env_server.scoring import TaskType as ScoringTaskType
-from env_server.scoring import TurnSubtype as ScoringSubtype
 
 
 def scenario_tools(spec: ScenarioSpec, catalog: Catalog) -> dict[str, ToolSpec]:
@@ -52,8 +50,8 @@ def gold_task(task: TaskSpec, position: int, tools: list[dict[str, Any]]) -> Gol
     ]
     return GoldTask(
         nodes=nodes,
-        task_type=ScoringTaskType(task.task_type.value),
-        turn_subtype=ScoringSubtype(task.subtype.value) if task.subtype is not None else None,
+        task_type=task.task_type,
+        turn_subtype=task.subtype,
         position=position,
         tools=tools,
     )

@@ -15,34 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PREPARE = "prepare_to_answer"
-ASK = "ask_user_for_required_parameters"
-PSEUDO_ACTIONS = frozenset({PREPARE, ASK})
+# One definition of the task labels and pseudo-actions, shared with the scoring engine.
+from env_server.scoring.models import ASK, PREPARE, PSEUDO_ACTIONS, TaskType, TurnSubtype
+
 
 _DATE_PREFIX = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
-
-
-class TaskType(str, Enum):
-    """The six task labels. Values are the official strings, so files round-trip."""
-
-    SINGLE_TOOL = "Single-Tool"
-    PARALLEL = "Parallel Multi-Tool"
-    SEQUENTIAL = "Sequential Multi-Tool"
-    MIXED = "Mixed Multi-Tool"
-    CLARIFY = "Clarify"
-    CHAT = "Chat"
-
-    @property
-    def is_multi_tool(self) -> bool:
-        return "Multi-Tool" in self.value
-
-
-class TurnSubtype(str, Enum):
-    """Hidden-intent subtype of every task after the first (official strings)."""
-
-    COREFERENCE = "Coreferential Reference"
-    PARTIAL = "Partial Information"
-    LONG_RANGE = "Long-Range Dependency"
 
 
 class ScenarioSource(str, Enum):

@@ -27,6 +27,7 @@ class TaskType(str, Enum):
     """The six WildToolBench task labels (doc 2.5)."""
 
     SINGLE = "Single-Tool"
+    SINGLE_TOOL = "Single-Tool"  # alias: the name the scenario model uses
     PARALLEL = "Parallel Multi-Tool"
     SEQUENTIAL = "Sequential Multi-Tool"
     MIXED = "Mixed Multi-Tool"
@@ -42,6 +43,7 @@ class TurnSubtype(str, Enum):
     """Hidden-intent label of a task at position >= 1 (doc 2.5)."""
 
     COREFERENTIAL = "Coreferential Reference"
+    COREFERENCE = "Coreferential Reference"  # alias: the name the scenario model uses
     PARTIAL = "Partial Information"
     LONG_RANGE = "Long-Range Dependency"
 
