@@ -31,7 +31,8 @@ class ServerSettings(BaseModel):
         default=Durability.JOURNAL,
         description=(
             "journal: each call is journaled before its response and batched into DuckDB; "
-            "per_call: one DuckDB transaction per call; deferred: in memory until flush (in-process RL)."
+            "per_call: one DuckDB transaction per call; deferred: in memory until flush; "
+            "ephemeral: never written, sessions in memory only (in-process RL)."
         ),
     )
     stdio_session: str = Field(default=FREE_SESSION, description="Session served on stdio.")

@@ -129,8 +129,9 @@ class ToolEnvironment:
         self.settings = settings or ServerSettings()
         self.db = db
         self.log = CallLog(db)
-        self.sessions = SessionStore(db)
         self.store = StateStore(db, self.settings.durability)
+        # Ephemeral durability (in-process RL) keeps session records in memory and no call log.
+        self.sessions = SessionStore(db, persist=self.store.persistent)
         self.rules = _rules_for(catalog)
         self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self._search_index: ToolSearchIndex | None = None
@@ -197,7 +198,7 @@ class ToolEnvironment:
         # A new session has no rows and no calls yet: skip the database lookups.
         self.store.adopt(World(session_id=sid, seed=seed))
         self.log.start(sid)
-        return self.view(sid)
+        return self._hold_view(record)
 
     def view(self, session_id: str) -> SessionView:
         if session_id == FREE_SESSION:
@@ -208,6 +209,11 @@ class ToolEnvironment:
         record = self.sessions.get(session_id)
         if record is None:
             raise SessionError(f"unknown session '{session_id}'")
+        self.store.flush()  # a released session's queued calls must be in DuckDB before its log is read
+        return self._hold_view(record)
+
+    def _hold_view(self, record: SessionRecord) -> SessionView:
+        session_id = record.session_id
         names = {exposed: name for exposed, name in record.tools} if record.tools else {
             n: n for n in self.catalog.tools
         }
@@ -307,6 +313,10 @@ class ToolEnvironment:
         world: World | None,
     ) -> int:
         seq = self.log.next_seq(view.session_id)
+        if not self.store.persistent:  # ephemeral: no call log; only drop the world's pending changes
+            if world is not None:
+                self.store.commit(world)
+            return seq
         op = CallLog.op(
             CallRecord(
                 session_id=view.session_id,
@@ -362,10 +372,21 @@ class ToolEnvironment:
         return fork
 
     def release_session(self, session_id: str) -> None:
-        """Drop a session's in-memory state (world, view, call hook); its records stay in the database."""
+        """Drop a session's in-memory state (world, view, call hook, record and call-log caches).
+
+        Its records stay in the database, except under ephemeral durability, where the session
+        is gone for good.
+        """
         self.call_hooks.pop(session_id, None)
         self._views.pop(session_id, None)
         self.store.evict(session_id, flush=False)
+        self.sessions.forget(session_id)
+        self.log.forget(session_id)
+
+    def held_counts(self) -> dict[str, int]:
+        """In-memory per-session entries (views, call hooks, worlds, records, log counters): for leak checks."""
+        return {"views": len(self._views), "call_hooks": len(self.call_hooks), "worlds": self.store.held(),
+                "records": self.sessions.cached(), "log_counters": self.log.tracked()}
 
     def pin_observation(self, session_id: str, tool: str, arguments: dict[str, Any], observation: Any) -> None:
         """Make ``tool(arguments)`` return exactly ``observation`` in this session."""

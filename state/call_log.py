@@ -85,6 +85,14 @@ class CallLog:
         with self._lock:
             self._next[session_id] = 0
 
+    def forget(self, session_id: str) -> None:
+        """Drop the session's sequence counter (it is re-read from the database if needed)."""
+        with self._lock:
+            self._next.pop(session_id, None)
+
+    def tracked(self) -> int:
+        return len(self._next)
+
     def append(self, record: CallRecord) -> None:
         self._db.execute(*self.statement(record))
 

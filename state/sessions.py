@@ -39,8 +39,15 @@ class SessionRecord(BaseModel):
 
 
 class SessionStore:
-    def __init__(self, db: Database) -> None:
+    """Session records in DuckDB, cached in memory.
+
+    ``persist=False`` keeps records in memory only (in-process RL with ephemeral durability):
+    no DuckDB statement per session, and a forgotten record is gone.
+    """
+
+    def __init__(self, db: Database, *, persist: bool = True) -> None:
         self._db = db
+        self.persist = persist
         self._db.execute(_DDL)
         self._cache: dict[str, SessionRecord] = {}
         self._lock = threading.Lock()
@@ -49,6 +56,9 @@ class SessionStore:
         with self._lock:
             if self.get(record.session_id) is not None:
                 raise KeyError(record.session_id)
+            if not self.persist:
+                self._cache[record.session_id] = record
+                return record
             self._db.execute(
                 "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)",
                 [
@@ -65,7 +75,7 @@ class SessionStore:
 
     def get(self, session_id: str) -> SessionRecord | None:
         hit = self._cache.get(session_id)
-        if hit is not None:
+        if hit is not None or not self.persist:
             return hit
         row = self._db.execute(
             "SELECT session_id, seed, today, tools, label, created_at FROM sessions WHERE session_id = ?",
@@ -84,5 +94,14 @@ class SessionStore:
         self._cache[session_id] = record
         return record
 
+    def forget(self, session_id: str) -> None:
+        """Drop the cached record (a persisted one is re-read on the next ``get``)."""
+        self._cache.pop(session_id, None)
+
+    def cached(self) -> int:
+        return len(self._cache)
+
     def ids(self) -> list[str]:
+        if not self.persist:
+            return sorted(self._cache, key=lambda sid: self._cache[sid].created_at)
         return [r[0] for r in self._db.execute("SELECT session_id FROM sessions ORDER BY created_at").fetchall()]

@@ -9,7 +9,9 @@ three durability policies:
   (see ``state.journal``), then applied to DuckDB in batched transactions by a
   background flusher; a restart replays what DuckDB had not applied yet.
 * ``per_call``: one DuckDB transaction per call, before the response.
-* ``deferred``: queued in memory until ``flush()`` (in-process RL rollouts).
+* ``deferred``: queued in memory until ``flush()``.
+* ``ephemeral``: never written at all; worlds live in memory only and are gone once evicted
+  (in-process RL rollouts: no DuckDB work per call or per episode, and nothing queued).
 
 Batches merge consecutive row writes into multi-row statements; DuckDB's per-statement
 cost (~0.4 ms) is what makes per-call transactions expensive.
@@ -61,6 +63,7 @@ class Durability(str, Enum):
     JOURNAL = "journal"
     PER_CALL = "per_call"
     DEFERRED = "deferred"
+    EPHEMERAL = "ephemeral"
 
 
 def table_for(entity: str) -> str:
@@ -144,6 +147,9 @@ class StateStore:
         """The session's world, loaded from DuckDB the first time it is touched."""
         hit = self._worlds.get(session_id)
         if hit is None:
+            if not self.persistent:  # nothing was ever written: a world not held is a base world
+                hit = self._worlds[session_id] = World(session_id=session_id, seed=seed)
+                return hit
             self.flush()  # the database must hold every queued write before a load
             hit = self._load(session_id, seed)
             self._worlds[session_id] = hit
@@ -169,6 +175,10 @@ class StateStore:
         """Copy a session's current state (memory and database) under a new session id."""
         with self._lock:
             source = self.world(source_id, seed)
+            if not self.persistent:
+                source.pending.clear()
+                clone = self._worlds[new_id] = source.clone(new_id)
+                return clone
             ops = self._mutations(source)
             ops += [["sql", f"INSERT INTO {t} SELECT ?, namespace, id, data, deleted, version FROM {t} "
                      "WHERE session_id = ?", [new_id, source_id]] for t in sorted(self._tables_of(source))]
@@ -191,6 +201,8 @@ class StateStore:
     def pin(self, world: World, tool: str, args: dict[str, Any], observation: Any) -> None:
         key = canonical(args)
         world.pinned[(tool, key)] = observation
+        if not self.persistent:
+            return
         self.commit_ops([["upsert", "world_pinned",
                           [world.session_id, tool, key, json.dumps(observation, sort_keys=True)]]])
 
@@ -222,8 +234,17 @@ class StateStore:
         """Commit the world's pending mutations plus ``extra`` operations as one unit."""
         self.commit_ops(self._mutations(world) + list(extra or []))
 
+    @property
+    def persistent(self) -> bool:
+        """False for ``ephemeral`` durability: operations are dropped, DuckDB is never written."""
+        return self.durability is not Durability.EPHEMERAL
+
+    def held(self) -> int:
+        """How many session worlds are in memory (for leak checks)."""
+        return len(self._worlds)
+
     def commit_ops(self, ops: list[Op]) -> None:
-        if not ops:
+        if not ops or not self.persistent:
             return
         if self.durability is Durability.PER_CALL:
             with self._apply_lock:
@@ -300,6 +321,9 @@ class StateStore:
 
     def _mutations(self, world: World) -> list[Op]:
         if not world.pending:
+            return []
+        if not self.persistent:
+            world.pending.clear()
             return []
         rows: dict[tuple[str, str, str], RowState] = {}
         queries: dict[tuple[str, str, str], list[str]] = {}

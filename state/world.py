@@ -51,6 +51,8 @@ class World:
     created: int = 0
     # (kind, key, payload) mutations not yet persisted; kind is "row" or "query".
     pending: list[tuple[str, Any, Any]] = field(default_factory=list)
+    # digest() memo; put() and next_id() clear it (rows are only changed through them once loaded).
+    _digest: str | None = field(default=None, repr=False, compare=False)
 
     def get(self, namespace: str, entity: str, entity_id: str) -> RowState | None:
         return self.rows.get((namespace, entity, str(entity_id)))
@@ -60,6 +62,7 @@ class World:
         old = self.rows.get(key)
         state = RowState(data=data, deleted=deleted, version=(old.version + 1) if old else 0)
         self.rows[key] = state
+        self._digest = None
         self.pending.append(("row", key, state))
         return state
 
@@ -75,17 +78,21 @@ class World:
     def next_id(self, namespace: str, entity: str, prefix: str) -> str:
         """A fresh id, deterministic in (seed, namespace, entity, creation order)."""
         self.created += 1
+        self._digest = None
         blob = f"{self.seed}|{namespace}|{entity}|{self.created}".encode()
         self.pending.append(("counter", None, self.created))
         return f"{prefix}_{hashlib.sha256(blob).hexdigest()[:10]}"
 
     def digest(self) -> str:
-        """Stable hash of every row (and the id counter) in canonical order."""
+        """Stable hash of every row (and the id counter) in canonical order; memoized until a change."""
+        if self._digest is not None:
+            return self._digest
         h = hashlib.sha256()
         h.update(f"created={self.created}\n".encode())
         for key in sorted(self.rows):
             h.update(self.rows[key].content_hash(key))
-        return h.hexdigest()
+        self._digest = h.hexdigest()
+        return self._digest
 
     def clone(self, session_id: str) -> World:
         """An independent copy (rows are replaced, never mutated in place, so a shallow row copy suffices)."""
@@ -96,4 +103,5 @@ class World:
             queries=dict(self.queries),
             pinned=copy.copy(self.pinned),
             created=self.created,
+            _digest=self._digest,
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +29,21 @@ from env_server.generator.packs import Fact, Pack
 from env_server.orchestrator.models import ASK, PREPARE, TaskType, TurnSubtype
 from env_server.orchestrator.native import NativeNode, NativeTask, RefProblem, lookup_ref, resolve_refs
 from state import Database
+from state.store import Durability
 
 SESSION = "generate"
 COREF, PARTIAL, LONG = TurnSubtype.COREFERENCE, TurnSubtype.PARTIAL, TurnSubtype.LONG_RANGE
+
+
+_SCRATCH: list[Database] = []
+_SCRATCH_LOCK = threading.Lock()
+
+
+def _scratch_db() -> Database:
+    with _SCRATCH_LOCK:
+        if not _SCRATCH:
+            _SCRATCH.append(Database())
+        return _SCRATCH[0]
 
 
 class _Retry(Exception):
@@ -79,8 +92,12 @@ class Composer:
     ) -> None:
         self.pack, self.flow, self.rng = pack, flow, rng
         self.two_round_clarify = two_round_clarify
-        self.db = Database()
-        self.env = ToolEnvironment(catalog, self.db, ServerSettings(seed=seed, today=today))
+        # Ephemeral durability: the recording session lives in memory only, so every composer can
+        # share one scratch database (opening a DuckDB connection per attempt cost ~30 ms).
+        self.db = _scratch_db()
+        with _SCRATCH_LOCK:  # concurrent CREATE TABLE IF NOT EXISTS on one DuckDB can conflict
+            self.env = ToolEnvironment(catalog, self.db, ServerSettings(seed=seed, today=today,
+                                                                       durability=Durability.EPHEMERAL))
         self.env.create_session(pairs=[(n, n) for n in flow.tools], seed=seed, today=today, session_id=SESSION,
                                 label="generate")
         self.tasks: list[NativeTask] = []
@@ -93,7 +110,7 @@ class Composer:
         self.create_required = [str(p) for p in create_required]
 
     def close(self) -> None:
-        self.db.close()
+        self.env.release_session(SESSION)
 
     # -- running gold calls ----------------------------------------------------------------
 

@@ -66,6 +66,21 @@ def _builtin_catalog() -> Catalog:
     return load_catalog()
 
 
+# resolve_flow scans the whole catalog; flows depend only on (catalog, family), so keep them
+# for the last catalog used (one slot: an old catalog is not kept alive).
+_FLOWS: dict[int, tuple[Catalog, dict[str, Flow | None]]] = {}
+
+
+def _flow(catalog: Catalog, family: str) -> Flow | None:
+    hit = _FLOWS.get(id(catalog))
+    if hit is None or hit[0] is not catalog:
+        _FLOWS.clear()
+        hit = _FLOWS[id(catalog)] = (catalog, {})
+    if family not in hit[1]:
+        hit[1][family] = resolve_flow(catalog, family)
+    return hit[1][family]
+
+
 def scenario_id(seed: int, settings: GeneratorSettings) -> str:
     digest = settings.digest()
     return f"{settings.id_prefix}_{seed}" + (f"_{digest}" if digest else "")
@@ -78,7 +93,7 @@ def available_packs(catalog: Catalog, settings: GeneratorSettings) -> list[tuple
         raise GeneratorError(f"no phrase pack for famil(y/ies) {unknown}; known: {sorted(PACKS_BY_FAMILY)}")
     out = []
     for family in wanted:
-        flow = resolve_flow(catalog, family)
+        flow = _flow(catalog, family)
         if flow is not None:
             out.append((PACKS_BY_FAMILY[family], flow))
     if not out:

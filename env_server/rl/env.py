@@ -12,7 +12,10 @@
 
 * ``reset(seed=None, options=None)``: ``seed`` re-seeds the env's generator; without
   ``options["scenario_id"]`` a scenario is drawn from it (so ``reset(seed=k)`` always gives the
-  same scenario, and later ``reset()`` calls continue the seeded sequence). Options:
+  same scenario, and later ``reset()`` calls continue the seeded sequence). With
+  ``options["generator"]`` (``GeneratorSettings`` fields, ``{}`` for the defaults) the episode
+  plays a freshly generated scenario for generator seed ``seed`` (drawn from the env's
+  generator when ``seed`` is None): the same seed and settings give the same scenario. Options:
   :class:`~env_server.rl.models.ResetOptions`.
 * ``step(action)``: see ``models.py`` for the action, observation and info; ``rewards.py`` for
   the reward. ``terminated`` once every task of the scenario ended; ``truncated`` when the
@@ -23,9 +26,17 @@
 
 Determinism: given the seed (or scenario id) and the actions, observations, rewards, info and
 state digests are identical (session ids excepted). An env is not thread-safe; use one per
-thread or task. The world state lives in the shared ``ToolEnvironment``; with
-``Durability.DEFERRED`` (the default environment's) calls never touch DuckDB, and queued
-writes are flushed every ``flush_every`` resets.
+thread or task. The world state lives in the shared ``ToolEnvironment``. The default
+environment uses ``Durability.EPHEMERAL``: sessions, worlds and calls never touch DuckDB (no
+call log is kept; ``env.session.entries`` holds the episode's calls). With
+``Durability.DEFERRED`` queued writes are flushed every ``flush_every`` resets.
+
+Speed: each step grades only the newest matcher record (``judging.TaskJudge``), and the state
+digest in ``info`` is memoized by the world until a row changes, so it is computed only after
+steps that changed state.
+
+Memory: ``close()`` (or ``reset()``) releases the session's world, view, call hook, record and
+call-log counter from the environment; ``env.environment.held_counts()`` shows what is held.
 """
 
 from __future__ import annotations
@@ -44,11 +55,11 @@ from env_server.orchestrator.loading import ScenarioLoad
 from env_server.orchestrator.models import ScenarioSpec
 from env_server.orchestrator.reports import TurnKind
 from env_server.rl.errors import EpisodeFinishedError, ResetNeededError
-from env_server.rl.judging import CallVerdict, StepJudgement, judge_steps, predicted_step
+from env_server.rl.judging import CallVerdict, StepJudgement, TaskJudge, predicted_step
 from env_server.rl.models import Action, Observation, ResetOptions, StepInfo, parse_action, parse_arguments, parse_options
 from env_server.rl.rewards import RewardFn, resolve_reward
 from env_server.rl.scenarios import ScenarioEntry, ScenarioPool
-from env_server.scoring import GoldSession, PredictedCall, PredictedStep, score_matcher
+from env_server.scoring import GoldSession, PredictedCall, PredictedStep
 
 DEFAULT_MAX_EPISODE_STEPS = 64
 DEFAULT_FLUSH_EVERY = 64
@@ -83,6 +94,7 @@ class ToolEnv:
         self.tasks_correct = 0
         self.history: list[tuple[int, Action]] = []  # (task index, action) of this episode
         self._steps: list[list[PredictedStep]] = []  # per task: the steps the matcher saw
+        self._judges: list[TaskJudge] = []  # per task: the incremental argument pass
         self._rng: random.Random | None = None
         self._resets = 0
 
@@ -96,10 +108,14 @@ class ToolEnv:
             self._rng = random.Random(seed)
         elif self._rng is None:
             self._rng = random.Random(secrets.randbits(64))
-        scenario_id = opts.scenario_id or self.pool.ids[self._rng.randrange(len(self.pool.ids))]
-        entry = self.pool.entry(scenario_id)  # raises before the current episode is dropped
+        if opts.generator is not None:
+            generator_seed = seed if seed is not None else self._rng.randrange(2**31)
+            entry = self.pool.generated(generator_seed, opts.generator)
+        else:
+            scenario_id = opts.scenario_id or self.pool.ids[self._rng.randrange(len(self.pool.ids))]
+            entry = self.pool.entry(scenario_id)  # raises before the current episode is dropped
         self._release()
-        session = self.pool.open(scenario_id, world_seed=opts.world_seed,
+        session = self.pool.open(entry, world_seed=opts.world_seed,
                                  max_calls=opts.max_calls_per_task or self.max_calls_per_task)
         turn = session.start()
         self.session, self.entry = session, entry
@@ -107,6 +123,7 @@ class ToolEnv:
         self.terminated = self.truncated = False
         self.history = []
         self._steps = [[] for _ in session.tasks]
+        self._judges = [TaskJudge(t.gold) for t in session.tasks]
         self._resets += 1
         if self.flush_every and self._resets % self.flush_every == 0:
             self.environment.store.flush()
@@ -130,8 +147,8 @@ class ToolEnv:
         else:
             turn = session.reply(act.content or "")
             self._steps[task.index].append(predicted_step(act))
-            judgement = judge_steps(task.index, score_matcher(task.matcher), self._steps[task.index],
-                                    ended=task.ended)[-1]
+            judgement = self._judges[task.index].judge_last(task.index, task.matcher, self._steps[task.index],
+                                                            ended=task.ended)
             messages = [] if turn.content is None else [{"role": "user", "content": turn.content}]
             user_turn = turn.kind.value
             if task.ended and not judgement.task_correct:
@@ -146,8 +163,12 @@ class ToolEnv:
         return {"messages": messages, "tools": None}, reward, self.terminated, self.truncated, info
 
     def close(self) -> None:
-        """Drop the current episode's in-memory state (its records stay in the database)."""
+        """Release the current episode's in-memory state from the environment (idempotent).
+
+        Its records stay in the database unless the environment is ephemeral.
+        """
         self._release()
+        self.entry = None
 
     def __enter__(self) -> ToolEnv:
         return self
@@ -170,6 +191,7 @@ class ToolEnv:
         clone.session = session
         clone.history = list(self.history)
         clone._steps = [list(s) for s in self._steps]
+        clone._judges = [j.copy() for j in self._judges]
         clone._rng = random.Random()
         if self._rng is not None:
             clone._rng.setstate(self._rng.getstate())
@@ -241,7 +263,7 @@ class ToolEnv:
         if not accepted:
             return messages, StepJudgement(task.index, None, (CallVerdict.REDUNDANT,) * len(refused))
         self._steps[task.index].append(PredictedStep(calls=tuple(accepted)))
-        judged = judge_steps(task.index, score_matcher(task.matcher), self._steps[task.index], ended=False)[-1]
+        judged = self._judges[task.index].judge_last(task.index, task.matcher, self._steps[task.index], ended=False)
         if any(refused):
             it = iter(judged.verdicts)
             verdicts = tuple(CallVerdict.REDUNDANT if r else next(it) for r in refused)
@@ -275,7 +297,7 @@ _POOLS: weakref.WeakKeyDictionary[ToolEnvironment, ScenarioPool] = weakref.WeakK
 
 
 def default_environment() -> ToolEnvironment:
-    """One process-wide environment over the built-in catalog, in memory, ``Durability.DEFERRED``."""
+    """One process-wide environment over the built-in catalog, in memory, ``Durability.EPHEMERAL``."""
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:
@@ -284,7 +306,7 @@ def default_environment() -> ToolEnvironment:
             from state import Database
             from state.store import Durability
 
-            _DEFAULT = ToolEnvironment(load_catalog(), Database(), ServerSettings(durability=Durability.DEFERRED))
+            _DEFAULT = ToolEnvironment(load_catalog(), Database(), ServerSettings(durability=Durability.EPHEMERAL))
         return _DEFAULT
 
 

@@ -6,12 +6,17 @@ whether the task is correct and optimal. Rewards (``rewards.py``) are functions 
 only.
 
 :func:`judge_steps` derives the judgements of a task from a :class:`TaskScore` (matcher records
-+ argument grading) and the agent's steps in that task. The live env calls it on
-``score_matcher(matcher)`` after every step and keeps the last judgement; offline,
-:func:`score_rollout` rebuilds the same from recorded actions with ``score_session``. The
-marks come from ``scoring.transcript.task_steps``, the view the reports use, and they are
-prefix-stable (a later step never changes an earlier step's marks), so summing per-step
-rewards live gives exactly the offline total.
++ argument grading) and the agent's steps in that task; offline, :func:`score_rollout`
+rebuilds them from recorded actions with ``score_session``. The marks come from
+``scoring.transcript.task_steps``, the view the reports use, and they are prefix-stable (a
+later step never changes an earlier step's marks), so summing per-step rewards live gives
+exactly the offline total.
+
+Live, the env uses :class:`TaskJudge`: because the marks are prefix-stable it runs the
+argument pass (``scoring.grading``) only over the matcher records it has not seen yet and
+judges only the newest step, instead of re-grading the whole task every step. It gives the
+same judgement as ``judge_steps(task, score_matcher(matcher), steps, ended=...)[-1]``; the
+reward-equals-score tests compare the two over flawed rollouts.
 """
 
 from __future__ import annotations
@@ -21,7 +26,20 @@ from dataclasses import dataclass
 from enum import Enum
 
 from env_server.rl.models import Action, parse_arguments
-from env_server.scoring import GoldSession, PredictedCall, PredictedStep, SessionScore, StepStatus, TaskScore, score_session
+from env_server.scoring import (
+    GoldSession,
+    GoldTask,
+    PredictedCall,
+    PredictedStep,
+    SessionScore,
+    StepStatus,
+    TaskMatcher,
+    TaskScore,
+    score_session,
+)
+from env_server.scoring.grading import ArgsMode, CallCheck, check_step_calls
+from env_server.scoring.matching import StepRecord
+from env_server.scoring.scorer import DEFAULT_OPTIONS
 from env_server.scoring.transcript import CallMark, task_steps
 
 
@@ -94,6 +112,89 @@ def judge_steps(task: int, score: TaskScore, steps: Sequence[PredictedStep], *, 
         last = out[-1]
         out[-1] = StepJudgement(task, last.status, last.verdicts, True, score.correct, score.grade.is_optimal)
     return out
+
+
+class TaskJudge:
+    """Live judge of one task: grades each matcher record once, judges the newest step.
+
+    Mirrors ``grading.grade_steps`` (strict mode, default quirks: the scorer's defaults): the
+    argument pass walks the records in order and stops at the first argument error or name
+    failure; later calls are never graded.
+    """
+
+    __slots__ = ("parameters", "graded", "stopped", "first_failed", "checks")
+
+    def __init__(self, gold: GoldTask) -> None:
+        self.parameters = gold.tool_parameters()
+        self.graded = 0  # matcher records the argument pass has seen
+        self.stopped = False
+        self.first_failed: CallCheck | None = None
+        self.checks: dict[int, list[CallCheck]] = {}  # record index -> its checks
+
+    def copy(self) -> TaskJudge:
+        clone = TaskJudge.__new__(TaskJudge)
+        clone.parameters, clone.graded, clone.stopped = self.parameters, self.graded, self.stopped
+        clone.first_failed, clone.checks = self.first_failed, dict(self.checks)
+        return clone
+
+    def _grade(self, records: Sequence[StepRecord]) -> None:
+        while self.graded < len(records):
+            record = records[self.graded]
+            self.graded += 1
+            if self.stopped:
+                continue
+            if self.first_failed is not None or not record.name_ok:
+                self.stopped = True
+                continue
+            if record.gold_is_pseudo or not record.is_tool_step:
+                continue
+            checks = check_step_calls(record, self.parameters, ArgsMode.STRICT, DEFAULT_OPTIONS.quirks)
+            self.checks[record.index] = checks
+            self.first_failed = next((c for c in checks if not c.ok), None)
+
+    def _marks(self, record: StepRecord) -> list[CallMark]:
+        if record.status is StepStatus.CALLS_MATCHED:
+            checks = list(self.checks.get(record.index, ()))
+            marks = []
+            for call in record.step.calls:
+                k = next((k for k, c in enumerate(checks) if c.name == call.name and c.pred_arguments == call.arguments),
+                         None)
+                if k is None:
+                    marks.append(CallMark.NOT_GRADED)
+                else:
+                    marks.append(CallMark.MATCHED if checks.pop(k).ok else CallMark.ARGUMENT_ERROR)
+            return marks
+        if record.status.name_ok:
+            return []
+        return [CallMark.MISMATCHED] * len(record.step.calls)
+
+    def judge_last(self, task: int, matcher: TaskMatcher, steps: Sequence[PredictedStep], *, ended: bool
+                   ) -> StepJudgement:
+        """``judge_steps(task, score_matcher(matcher), steps, ended=ended)[-1]``, incrementally."""
+        records = matcher.records
+        self._grade(records)
+        i = len(steps) - 1
+        step = steps[i]
+        if i < len(records):
+            record = records[i]
+            status = record.status
+            if step.calls:
+                verdicts = tuple(_BY_MARK[m] for m in self._marks(record)) or (CallVerdict.UNMATCHED,) * len(step.calls)
+            elif not status.name_ok:
+                verdicts = (CallVerdict.UNMATCHED,)
+            else:
+                lost_after = self.first_failed.step_index if self.first_failed is not None else len(steps)
+                verdicts = (CallVerdict.MATCHED if i <= lost_after else CallVerdict.NONE,)
+            judged = StepJudgement(task, status, verdicts)
+        elif step.calls:
+            judged = StepJudgement(task, None, (CallVerdict.REDUNDANT,) * len(step.calls))
+        else:
+            judged = StepJudgement(task, None, (CallVerdict.NONE,))
+        if ended:
+            args_ok = self.first_failed is None
+            judged = StepJudgement(task, judged.status, judged.verdicts, True,
+                                   matcher.succeeded and args_ok, matcher.is_optimal and args_ok)
+        return judged
 
 
 def score_rollout(gold: GoldSession, actions_per_task: Sequence[Sequence[Action]]) -> tuple[SessionScore, list[StepJudgement]]:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from env_server.generator import GeneratorSettings
 from env_server.rl.errors import ActionError, OptionsError
 
 
@@ -86,13 +87,24 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 
 
 class ResetOptions(BaseModel):
-    """``reset(options=...)``. Without ``scenario_id`` a built-in scenario is drawn from the seed."""
+    """``reset(options=...)``. Without ``scenario_id`` or ``generator`` a built-in scenario is drawn from the seed."""
 
     model_config = ConfigDict(extra="forbid")
 
     scenario_id: str | None = None
+    generator: GeneratorSettings | None = Field(
+        default=None,
+        description=("Play a freshly generated scenario: GeneratorSettings fields ({} for the defaults). "
+                     "The generator seed is reset's seed (drawn from the env's generator without one)."),
+    )
     world_seed: int | None = Field(default=None, description="World seed; default: the scenario's own seed.")
     max_calls_per_task: int | None = Field(default=None, ge=1, description="Orchestrator call budget per task.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ResetOptions:
+        if self.scenario_id is not None and self.generator is not None:
+            raise ValueError("give scenario_id or generator, not both")
+        return self
 
 
 def parse_options(options: ResetOptions | dict[str, Any] | None) -> ResetOptions:
@@ -136,4 +148,4 @@ class StepInfo(TypedDict, total=False):
     errors: list[str]  # tool error messages and, when a task failed, why
     tasks_correct: int  # tasks labelled correct so far
     success: bool  # session-level: every task correct (False until the episode is done)
-    state_digest: str  # the world-state digest after the step
+    state_digest: str  # the world-state digest after the step (see ToolEnv's ``digest``)

@@ -4,6 +4,11 @@ The REST registry (``orchestrator.sessions``) keeps every session it ever made; 
 and drop thousands per minute, so :class:`ScenarioPool` builds the same
 :class:`ScenarioSession` itself, caches what is per scenario (tools, gold, the tool list), and
 releases a session's in-memory state when its env moves on.
+
+Generated scenarios (``reset(options={"generator": {...}})``) come from
+``generator.generate_scenario`` and are kept in a bounded LRU (``max_generated`` entries,
+keyed by the generated scenario id, which encodes seed and settings). An env holds its own
+entry, so eviction never breaks an episode, and a long run of fresh seeds does not grow memory.
 """
 
 from __future__ import annotations
@@ -12,10 +17,12 @@ import copy
 import difflib
 import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from env_server.environment import ToolEnvironment
+from env_server.generator import GeneratorError, GeneratorSettings, generate_scenario, scenario_id
 from env_server.orchestrator.errors import ScenarioError
 from env_server.orchestrator.gold import function_tools, gold_session, scenario_tools
 from env_server.orchestrator.live import DEFAULT_MAX_STEPS, ScenarioSession
@@ -23,6 +30,8 @@ from env_server.orchestrator.loading import ScenarioLoad, load_scenarios
 from env_server.orchestrator.models import ScenarioSpec
 from env_server.rl.errors import OptionsError
 from env_server.scoring import GoldSession
+
+DEFAULT_MAX_GENERATED = 256
 
 
 @dataclass(frozen=True)
@@ -36,7 +45,13 @@ class ScenarioEntry:
 class ScenarioPool:
     """The scenarios an env may play, by id, in a fixed (sorted) order for seeded draws."""
 
-    def __init__(self, environment: ToolEnvironment, scenarios: ScenarioLoad | list[ScenarioSpec] | None = None) -> None:
+    def __init__(
+        self,
+        environment: ToolEnvironment,
+        scenarios: ScenarioLoad | list[ScenarioSpec] | None = None,
+        *,
+        max_generated: int = DEFAULT_MAX_GENERATED,
+    ) -> None:
         self.environment = environment
         specs = scenarios.scenarios if isinstance(scenarios, ScenarioLoad) else scenarios
         if specs is None:
@@ -45,7 +60,9 @@ class ScenarioPool:
         self.ids = list(self.specs)
         if not self.ids:
             raise OptionsError("no scenarios to play")
+        self.max_generated = max_generated
         self._entries: dict[str, ScenarioEntry] = {}
+        self._generated: OrderedDict[str, ScenarioEntry] = OrderedDict()
         self._lock = threading.Lock()
 
     def entry(self, scenario_id: str) -> ScenarioEntry:
@@ -57,19 +74,43 @@ class ScenarioPool:
             close = difflib.get_close_matches(scenario_id, self.ids, n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise OptionsError(f"unknown scenario '{scenario_id}'{hint}")
-        try:
-            tools = scenario_tools(spec, self.environment.catalog)
-        except ScenarioError as exc:
-            raise OptionsError(str(exc)) from None
-        entry = ScenarioEntry(spec, [(n, t.name) for n, t in tools.items()], gold_session(spec, tools),
-                              function_tools(tools))
+        entry = self._build(spec)
         with self._lock:
             self._entries[scenario_id] = entry
         return entry
 
-    def open(self, scenario_id: str, *, world_seed: int | None, max_calls: int | None) -> ScenarioSession:
+    def generated(self, seed: int, settings: GeneratorSettings) -> ScenarioEntry:
+        """The generated scenario of ``seed`` and ``settings`` (made once, then LRU-cached)."""
+        key = scenario_id(seed, settings)
+        with self._lock:
+            hit = self._generated.get(key)
+            if hit is not None:
+                self._generated.move_to_end(key)
+                return hit
+        try:
+            spec = generate_scenario(seed, settings, self.environment.catalog)
+        except GeneratorError as exc:
+            raise OptionsError(f"generator: {exc}") from None
+        entry = self._build(spec)
+        with self._lock:
+            self._generated[key] = entry
+            while len(self._generated) > self.max_generated:
+                self._generated.popitem(last=False)
+        return entry
+
+    def generated_count(self) -> int:
+        return len(self._generated)
+
+    def _build(self, spec: ScenarioSpec) -> ScenarioEntry:
+        try:
+            tools = scenario_tools(spec, self.environment.catalog)
+        except ScenarioError as exc:
+            raise OptionsError(str(exc)) from None
+        return ScenarioEntry(spec, [(n, t.name) for n, t in tools.items()], gold_session(spec, tools),
+                             function_tools(tools))
+
+    def open(self, entry: ScenarioEntry, *, world_seed: int | None, max_calls: int | None) -> ScenarioSession:
         """A new scenario session (task 0 not started yet)."""
-        entry = self.entry(scenario_id)
         spec = entry.spec
         sid = f"rl_{secrets.token_hex(16)}"
         self.environment.create_session(pairs=entry.pairs, seed=spec.seed if world_seed is None else world_seed,

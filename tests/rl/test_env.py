@@ -173,8 +173,10 @@ def test_an_unknown_scenario_is_an_options_error_with_suggestions(environment):
     env = ToolEnv(environment)
     with pytest.raises(OptionsError, match="did you mean flight_to_tokyo"):
         env.reset(options={"scenario_id": "flight_to_tokio"})
-    with pytest.raises(OptionsError, match="generator"):
-        env.reset(options={"generator": {}})
+    with pytest.raises(OptionsError, match="no phrase pack"):
+        env.reset(seed=1, options={"generator": {"families": ["no_such_family"]}})
+    with pytest.raises(OptionsError, match="not both"):
+        env.reset(options={"generator": {}, "scenario_id": SCENARIO})
 
 
 def test_scenarios_restrict_the_seeded_draw(environment):

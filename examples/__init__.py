@@ -1,0 +1,1 @@
+"""Runnable integration examples (not part of the installed package); see README.md."""
