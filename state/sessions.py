@@ -100,8 +100,3 @@ class SessionStore:
 
     def cached(self) -> int:
         return len(self._cache)
-
-    def ids(self) -> list[str]:
-        if not self.persist:
-            return sorted(self._cache, key=lambda sid: self._cache[sid].created_at)
-        return [r[0] for r in self._db.execute("SELECT session_id FROM sessions ORDER BY created_at").fetchall()]

@@ -315,7 +315,3 @@ def kind_for(field: str, entity: str) -> str | None:
         if pattern.search(low):
             return kind
     return None
-
-
-def kinds_list() -> list[str]:
-    return sorted(KINDS)
