@@ -4,14 +4,15 @@ For each scenario the runner creates a live session over REST (``POST
 /v1/scenario-sessions``), connects the official ``mcp`` ``Client`` to the session's
 streamable-HTTP URL, lets the agent play (tool calls over MCP with
 ``_meta["toolenv/step"]``, text through ``POST .../reply``), then fetches the orchestrator's
-view of the calls and the per-task result. The server is the caller's (``--server URL``) or
+view of the calls and the per-task result (both need the server's admin token,
+``RunConfig.admin_token``). The server is the caller's (``--server URL``) or
 one started in-process by :func:`serve_in_thread` (uvicorn on a free loopback port).
 
 Run directory (``<out>/<run name>/``; the name is derived from agent and model, never from
 the clock, so re-running resumes):
 
 * ``config.json``: ``{"run", "agent", "model", "base_url", "server", "scenarios": [ids],
-  "seed", "max_steps", "concurrency"}`` (no secrets).
+  "seed", "max_steps", "distractors", "concurrency"}`` (no secrets: the admin token is not written).
 * ``sessions/<scenario_id>.jsonl``: one session, one JSON object per line, in order:
 
   - ``{"type": "session", "scenario_id", "session_id", "env_info", "task_count", "agent"}``
@@ -70,7 +71,9 @@ class RunConfig:
     server: str | None = None
     seed: int | None = None
     max_steps: int | None = None
+    distractors: int = 0
     concurrency: int = 4
+    admin_token: str | None = field(default=None, repr=False)  # never written to the run directory
 
     def run_name(self) -> str:
         parts = [self.agent] + ([self.model] if self.model else [])
@@ -158,6 +161,8 @@ async def play_scenario(
             body["seed"] = config.seed
         if config.max_steps is not None:
             body["max_steps"] = config.max_steps
+        if config.distractors:
+            body["distractors"] = config.distractors
         response = await http.post("/v1/scenario-sessions", json=body)
         response.raise_for_status()
         created = response.json()
@@ -175,13 +180,29 @@ async def play_scenario(
             logger.exception("session for %s failed", scenario.id)
             error = f"{type(exc).__name__}: {exc}"
         sid = created["session_id"]
-        calls = (await http.get(f"/v1/scenario-sessions/{sid}/calls")).json()
-        result = SessionResult.model_validate((await http.get(f"/v1/scenario-sessions/{sid}/result")).json())
+        calls = await _admin_get(http, f"/v1/scenario-sessions/{sid}/calls", config)
+        result = SessionResult.model_validate(await _admin_get(http, f"/v1/scenario-sessions/{sid}/result", config))
     lines = [head, *events]
     if error is not None:
         lines.append({"type": "error", "message": error})
     lines += [{"type": "calls", "calls": calls}, {"type": "result", **result.model_dump(mode="json")}]
     return SessionOutcome(scenario.id, result, error, lines)
+
+
+class AdminTokenError(RuntimeError):
+    """The server refused a judging route: the runner lacks the right admin token."""
+
+
+async def _admin_get(http: httpx.AsyncClient, path: str, config: RunConfig) -> Any:
+    headers = {"Authorization": f"Bearer {config.admin_token}"} if config.admin_token else {}
+    response = await http.get(path, headers=headers)
+    if response.status_code in (401, 403):
+        raise AdminTokenError(
+            f"{path}: HTTP {response.status_code}: {response.json().get('detail')}; "
+            "pass the server's admin token (toolenv eval --admin-token, RunConfig.admin_token)"
+        )
+    response.raise_for_status()
+    return response.json()
 
 
 def finished_outcome(path: Path) -> SessionOutcome | None:
@@ -250,7 +271,7 @@ async def run_eval(
     (run_dir / "config.json").write_text(json.dumps({
         "run": config.run_name(), "agent": config.agent, "model": config.model, "base_url": config.base_url,
         "server": config.server, "scenarios": [s.id for s in scenarios], "seed": config.seed,
-        "max_steps": config.max_steps, "concurrency": config.concurrency,
+        "max_steps": config.max_steps, "distractors": config.distractors, "concurrency": config.concurrency,
     }, indent=2) + "\n", encoding="utf-8")
     outcomes: list[SessionOutcome] = []
     limiter = anyio.CapacityLimiter(max(1, config.concurrency))

@@ -12,12 +12,18 @@ Routes:
 * ``POST /v1/sessions/{id}/reset``  back to the base world (the log is kept)
 * ``POST /v1/sessions/{id}/fork``   copy state and log prefix into a new session
 * ``GET  /v1/health``             liveness and catalog size
+
+``POST /v1/sessions`` with a ``scenario_id`` creates a live scenario session instead (same
+body and answer as ``POST /v1/scenario-sessions``, see ``orchestrator/api.py``). Routes that
+reveal judgement need ``Authorization: Bearer <settings.admin_token>``; when the settings
+carry no token, :func:`build_app` generates one and stores it there.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import secrets
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -28,7 +34,14 @@ from starlette.routing import Route
 
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
-from env_server.orchestrator.api import build_scenario_router
+from env_server.orchestrator.api import (
+    MAX_DISTRACTORS,
+    ScenarioSessionCreated,
+    ScenarioSessionRequest,
+    build_scenario_router,
+    create_scenario_session,
+)
+from env_server.orchestrator.sessions import registry_for
 from env_server.rl.api import build_env_router
 from env_server.server import build_server
 from state import CallRecord, SessionRecord
@@ -39,10 +52,14 @@ class SessionCreateRequest(BaseModel):
 
     tools: list[str] = Field(default_factory=list, description="Catalog tool names the session exposes.")
     group: str | None = Field(default=None, description="A catalog group, e.g. 'wild_tool_bench_3'.")
-    seed: int = 0
+    seed: int | None = Field(default=None, description="World seed (0 for tool sessions; a scenario's own seed).")
     today: dt.date | None = None
     session_id: str | None = None
     label: str | None = None
+    scenario_id: str | None = Field(default=None, description="Create a live scenario session instead.")
+    distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS, description="Scenario sessions only.")
+    user_channel: bool = Field(default=False, description="Scenario sessions only: add talk_to_user.")
+    max_steps: int | None = Field(default=None, ge=1, description="Scenario sessions only: calls per task.")
 
 
 class SessionCreateResult(BaseModel):
@@ -64,6 +81,8 @@ class ForkRequest(BaseModel):
 
 
 def build_app(env: ToolEnvironment) -> FastAPI:
+    if env.settings.admin_token is None:
+        env.settings.admin_token = secrets.token_urlsafe(24)
     server = build_server(env)
     manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
 
@@ -91,14 +110,23 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         return {"status": "ok", "tools": len(env.catalog), "sources": env.catalog.sources}
 
     @app.post("/v1/sessions", status_code=201)
-    async def create_session(body: SessionCreateRequest) -> SessionCreateResult:
+    async def create_session(body: SessionCreateRequest) -> SessionCreateResult | ScenarioSessionCreated:
+        if body.scenario_id is not None:
+            if body.tools or body.group is not None or body.today is not None or body.session_id or body.label:
+                raise HTTPException(422, "a scenario session takes only scenario_id, seed, distractors, "
+                                         "user_channel and max_steps")
+            request = ScenarioSessionRequest(scenario_id=body.scenario_id, seed=body.seed, max_steps=body.max_steps,
+                                             distractors=body.distractors, user_channel=body.user_channel)
+            return create_scenario_session(registry_for(env), request)
+        if body.distractors or body.user_channel or body.max_steps is not None:
+            raise HTTPException(422, "distractors, user_channel and max_steps need a scenario_id")
         if not body.tools and body.group is None:
-            raise HTTPException(422, "give 'tools' (catalog names) and/or 'group'")
+            raise HTTPException(422, "give 'tools' (catalog names) and/or 'group', or a 'scenario_id'")
         try:
             view = env.create_session(
                 tools=body.tools,
                 group=body.group,
-                seed=body.seed,
+                seed=body.seed or 0,
                 today=body.today,
                 session_id=body.session_id,
                 label=body.label,

@@ -62,8 +62,15 @@ def serve(
     session: Annotated[str, typer.Option(help="Session served on stdio (default: free play).")] = FREE_SESSION,
     seed: Annotated[int, typer.Option(help="Seed of the free-play session.")] = 0,
     today: Annotated[str | None, typer.Option(help="Current date of the free-play session, YYYY-MM-DD.")] = None,
+    admin_token: Annotated[
+        str | None,
+        typer.Option(envvar="TOOLENV_ADMIN_TOKEN",
+                     help="Bearer token for scenario results and call matching; generated and printed when not given."),
+    ] = None,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
+    import secrets
+
     from env_server.runner import run_http, run_stdio
 
     settings = ServerSettings(
@@ -73,6 +80,7 @@ def serve(
         catalog_paths=list(catalog or []),
         seed=seed,
         stdio_session=session,
+        admin_token=admin_token or (None if stdio else secrets.token_urlsafe(24)),
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     cat = _load(settings.catalog_paths)
@@ -85,6 +93,8 @@ def serve(
     out.print(f"toolenv: {len(cat)} tools from {', '.join(cat.sources)}")
     out.print(f"MCP endpoint (free play, all tools + search_tools): [bold]{url}[/bold]")
     out.print(f"Per-session endpoints: http://{host}:{port}/sessions/<session_id>/mcp  (create with POST /v1/sessions)")
+    if not admin_token:
+        out.print(f"Admin token (scenario results, call matching; generated): [bold]{settings.admin_token}[/bold]")
     out.print("Client config snippet:")
     out.print_json(json.dumps({"mcpServers": {"toolenv": {"type": "http", "url": url}}}))
     run_http(cat, settings)

@@ -36,3 +36,10 @@ class ServerSettings(BaseModel):
         ),
     )
     stdio_session: str = Field(default=FREE_SESSION, description="Session served on stdio.")
+    admin_token: str | None = Field(
+        default=None,
+        description=(
+            "Bearer token for routes that reveal judgement (scenario results, call matching). "
+            "None: the HTTP app generates one at start (toolenv serve prints it)."
+        ),
+    )

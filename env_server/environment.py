@@ -116,6 +116,20 @@ class CallHook(Protocol):
     def after_call(self, name: str, arguments: dict[str, Any], outcome: CallOutcome) -> None: ...
 
 
+class SessionExtension(Protocol):
+    """Tools (and MCP instructions) a session offers besides its catalog tools: the user channel.
+
+    ``tools`` (exposed name -> spec) are listed after the catalog tools. A call to one is
+    served by ``serve_tool`` instead of a simulator: it is logged like any call but never
+    shown to the session's call hook. ``serve_tool`` may raise ``ToolCallError``.
+    """
+
+    tools: Mapping[str, ToolSpec]
+    instructions: str | None
+
+    def serve_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
+
+
 class ToolEnvironment:
     def __init__(
         self,
@@ -138,6 +152,7 @@ class ToolEnvironment:
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
         self.call_hooks: dict[str, CallHook] = {}
+        self.extensions: dict[str, SessionExtension] = {}
         free_names = {n: n for n in catalog.tools}
         free_names[SEARCH_TOOL.name] = SEARCH_TOOL.name
         self._free = SessionView(
@@ -227,8 +242,15 @@ class ToolEnvironment:
     def tool_spec(self, view: SessionView, exposed: str) -> ToolSpec | None:
         name = view.names.get(exposed)
         if name is None:
-            return None
+            extension = self.extensions.get(view.session_id)
+            return extension.tools.get(exposed) if extension is not None else None
         return SEARCH_TOOL if name == SEARCH_TOOL.name else self.catalog.tools[name]
+
+    def listed_names(self, view: SessionView) -> list[str]:
+        """Exposed tool names in listing order: the session's tools, then its extension's."""
+        extension = self.extensions.get(view.session_id)
+        extra = [n for n in extension.tools if n not in view.names] if extension is not None else []
+        return [*view.names, *extra]
 
     # -- calls ----------------------------------------------------------------------------
 
@@ -239,6 +261,9 @@ class ToolEnvironment:
         view = self.view(session_id)
         args = dict(arguments or {})
         started = time.perf_counter()
+        extension = self.extensions.get(view.session_id)
+        if extension is not None and name in extension.tools and name not in view.names:
+            return self._serve_extension(view, extension, name, args, started)
         hook = self.call_hooks.get(view.session_id)
         refusal = hook.before_call(name, args, meta) if hook is not None else None
         if refusal is not None:
@@ -265,6 +290,22 @@ class ToolEnvironment:
         if hook is not None:
             hook.after_call(name, args, outcome)
         return outcome
+
+    def _serve_extension(
+        self, view: SessionView, extension: SessionExtension, name: str, args: dict[str, Any], started: float
+    ) -> CallOutcome:
+        result: dict[str, Any] | None = None
+        message: str | None = None
+        kind: ErrorKind | None = None
+        problems = ArgumentValidator(name, extension.tools[name].input_schema).problems(args)
+        try:
+            if problems:
+                raise _argument_error(name, problems)
+            result = extension.serve_tool(name, args)
+        except ToolCallError as exc:
+            message, kind = str(exc), ErrorKind(exc.kind)
+        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, None)
+        return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
 
     def _run(self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any], world: World) -> dict[str, Any]:
         if spec is SEARCH_TOOL:
@@ -378,6 +419,7 @@ class ToolEnvironment:
         is gone for good.
         """
         self.call_hooks.pop(session_id, None)
+        self.extensions.pop(session_id, None)
         self._views.pop(session_id, None)
         self.store.evict(session_id, flush=False)
         self.sessions.forget(session_id)

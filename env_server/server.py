@@ -49,7 +49,7 @@ class ToolListings:
         hit = self._tools.get(view.listing_key)
         if hit is None:
             hit = []
-            for exposed in view.names:
+            for exposed in self._env.listed_names(view):
                 spec = self._env.tool_spec(view, exposed)
                 assert spec is not None
                 hit.append(
@@ -94,6 +94,31 @@ class ToolListings:
         return hit
 
 
+BASE_INSTRUCTIONS = (
+    "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
+    "call search_tools(query) to find the right tool among the whole catalog."
+)
+_INSTRUCTION_METHODS = frozenset({"initialize", "server/discover"})
+
+
+def session_instructions(env: ToolEnvironment) -> Any:
+    """Middleware: a session with an extension (the user channel) gets its own ``instructions``.
+
+    The low-level ``Server`` holds one global ``instructions`` string; the handshake result
+    passes through middleware as a wire dict, so it is rewritten here per request path.
+    """
+
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        result = await call_next(ctx)
+        if ctx.method in _INSTRUCTION_METHODS and isinstance(result, dict):
+            extension = env.extensions.get(session_of(ctx, env))
+            if extension is not None and extension.instructions:
+                result = {**result, "instructions": extension.instructions}
+        return result
+
+    return middleware
+
+
 def build_server(env: ToolEnvironment) -> Server[Any]:
     listings = ToolListings(env)
 
@@ -126,13 +151,11 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
     server: Server[Any] = Server(
         "toolenv",
         version="0.1.0",
-        instructions=(
-            "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
-            "call search_tools(query) to find the right tool among the whole catalog."
-        ),
+        instructions=BASE_INSTRUCTIONS,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
         get_tool_input_schema=input_schema,
     )
     server.middleware.append(listings.cache_middleware)
+    server.middleware.append(session_instructions(env))
     return server

@@ -1,9 +1,19 @@
-"""REST control plane of live scenario sessions (an ``APIRouter`` included by ``app.py``).
+"""REST control plane of live scenario sessions (``APIRouter``s included by ``app.py``).
 
-* ``POST /v1/scenario-sessions`` ``{scenario_id, seed?, max_steps?}`` -> ``{session_id,
-  mcp_path, user_message, task_index}``; the agent then calls tools at ``mcp_path``.
+Driving a session needs only its id (unguessable; holding it is the capability):
+
+* ``GET  /v1/scenarios``: ids, titles and task types of the loaded scenarios (no gold).
+* ``POST /v1/scenario-sessions`` ``{scenario_id, seed?, max_steps?, distractors?,
+  user_channel?}`` -> ``{session_id, mcp_path, user_message, task_index, ...}``; the agent
+  then calls tools at ``mcp_path``. ``POST /v1/sessions`` with a ``scenario_id`` does the same.
 * ``POST /v1/scenario-sessions/{id}/reply`` ``{content}``: the agent's text (an answer or a
   clarifying question) -> the user's next turn (``UserTurn``; ``done`` once every task ended).
+* ``GET  /v1/scenario-sessions/{id}``: progress and transcript (``SessionStatus``).
+* ``DELETE /v1/scenario-sessions/{id}``: end it and free its memory (204).
+
+Judging needs the admin token (``Authorization: Bearer <token>``, see ``toolenv serve
+--admin-token``); missing is 401, wrong is 403:
+
 * ``GET  /v1/scenario-sessions/{id}/result``: per-task labels and reasons, live.
 * ``GET  /v1/scenario-sessions/{id}/calls``: the calls as the orchestrator matched them.
 
@@ -13,15 +23,19 @@ Unknown sessions or scenarios are 404; a reply after the session ended is 409. R
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException
+import secrets
+from collections.abc import Awaitable, Callable
+
+from fastapi import APIRouter, Depends, Header, HTTPException, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from env_server.environment import ToolEnvironment
 from env_server.orchestrator.errors import LiveSessionError, SessionFinishedError, UnknownScenarioSessionError
-from env_server.orchestrator.reports import CallEntry, SessionResult, UserTurn
+from env_server.orchestrator.reports import CallEntry, ScenarioSummary, SessionResult, SessionStatus, UserTurn
 from env_server.orchestrator.sessions import ScenarioSessions, registry_for
 
 PREFIX = "/v1/scenario-sessions"
+MAX_DISTRACTORS = 200
 
 
 class ScenarioSessionRequest(BaseModel):
@@ -30,6 +44,8 @@ class ScenarioSessionRequest(BaseModel):
     scenario_id: str
     seed: int | None = Field(default=None, description="Defaults to the scenario's own seed.")
     max_steps: int | None = Field(default=None, ge=1, description="Tool calls allowed per task (default 16).")
+    distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS, description="Catalog tools added to the list.")
+    user_channel: bool = Field(default=False, description="Add the talk_to_user(message) tool.")
 
 
 class ScenarioSessionCreated(BaseModel):
@@ -39,6 +55,8 @@ class ScenarioSessionCreated(BaseModel):
     user_message: str
     task_index: int
     task_count: int
+    tool_count: int
+    user_channel: bool
     env_info: str = Field(description="Environment text; agents use it as 'Current Date: <env_info>'.")
 
 
@@ -56,41 +74,94 @@ def _http_error(exc: LiveSessionError) -> HTTPException:
     return HTTPException(422, str(exc))
 
 
+def create_scenario_session(sessions: ScenarioSessions, body: ScenarioSessionRequest) -> ScenarioSessionCreated:
+    """Create a session from a request; raises ``HTTPException`` (404 unknown scenario, 422)."""
+    try:
+        session, turn = sessions.create(body.scenario_id, seed=body.seed, max_steps=body.max_steps,
+                                        distractors=body.distractors, user_channel=body.user_channel)
+    except LiveSessionError as exc:
+        raise _http_error(exc) from None
+    status = session.status()
+    return ScenarioSessionCreated(
+        session_id=session.session_id,
+        scenario_id=session.spec.id,
+        mcp_path=f"/sessions/{session.session_id}/mcp",
+        user_message=turn.content or "",
+        task_index=turn.task_index,
+        task_count=status.task_count,
+        tool_count=status.tool_count,
+        user_channel=body.user_channel,
+        env_info=session.spec.env_info,
+    )
+
+
+def admin_guard(env: ToolEnvironment) -> Callable[..., Awaitable[None]]:
+    """A dependency that admits only ``Authorization: Bearer <settings.admin_token>``."""
+
+    async def require_admin(authorization: str | None = Header(default=None)) -> None:
+        if not authorization:
+            raise HTTPException(
+                401, "this route serves gold-derived results and needs the admin token: send "
+                "'Authorization: Bearer <token>' (printed by 'toolenv serve', or set with --admin-token)",
+                headers={"WWW-Authenticate": "Bearer"})
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise HTTPException(401, "malformed Authorization header: expected 'Bearer <admin token>'",
+                                headers={"WWW-Authenticate": "Bearer"})
+        expected = env.settings.admin_token
+        if expected is None or not secrets.compare_digest(token.strip().encode(), expected.encode()):
+            raise HTTPException(403, "the admin token is wrong")
+
+    return require_admin
+
+
 def build_scenario_router(env: ToolEnvironment, registry: ScenarioSessions | None = None) -> APIRouter:
     sessions = registry or registry_for(env)
-    router = APIRouter(prefix=PREFIX, tags=["scenario sessions"])
+    router = APIRouter(tags=["scenario sessions"])
+    admin = [Depends(admin_guard(env))]
 
-    @router.post("", status_code=201)
+    @router.get("/v1/scenarios")
+    async def scenarios() -> list[ScenarioSummary]:
+        return [
+            ScenarioSummary(id=s.id, title=s.title, task_count=len(s.tasks),
+                            task_types=[t.task_type.value for t in s.tasks])
+            for s in sessions.scenarios.scenarios
+        ]
+
+    @router.post(PREFIX, status_code=201)
     async def create(body: ScenarioSessionRequest) -> ScenarioSessionCreated:
+        return create_scenario_session(sessions, body)
+
+    @router.get(PREFIX + "/{session_id}")
+    async def status(session_id: str) -> SessionStatus:
         try:
-            session, turn = sessions.create(body.scenario_id, seed=body.seed, max_steps=body.max_steps)
+            return sessions.get(session_id).status()
         except LiveSessionError as exc:
             raise _http_error(exc) from None
-        return ScenarioSessionCreated(
-            session_id=session.session_id,
-            scenario_id=session.spec.id,
-            mcp_path=f"/sessions/{session.session_id}/mcp",
-            user_message=turn.content or "",
-            task_index=turn.task_index,
-            task_count=len(session.tasks),
-            env_info=session.spec.env_info,
-        )
 
-    @router.post("/{session_id}/reply")
+    @router.delete(PREFIX + "/{session_id}", status_code=204)
+    async def delete(session_id: str) -> Response:
+        try:
+            sessions.release(session_id)
+        except LiveSessionError as exc:
+            raise _http_error(exc) from None
+        return Response(status_code=204)
+
+    @router.post(PREFIX + "/{session_id}/reply")
     async def reply(session_id: str, body: ReplyRequest) -> UserTurn:
         try:
             return sessions.get(session_id).reply(body.content)
         except LiveSessionError as exc:
             raise _http_error(exc) from None
 
-    @router.get("/{session_id}/result")
+    @router.get(PREFIX + "/{session_id}/result", dependencies=admin)
     async def result(session_id: str) -> SessionResult:
         try:
             return sessions.get(session_id).result()
         except LiveSessionError as exc:
             raise _http_error(exc) from None
 
-    @router.get("/{session_id}/calls")
+    @router.get(PREFIX + "/{session_id}/calls", dependencies=admin)
     async def calls(session_id: str) -> list[CallEntry]:
         try:
             session = sessions.get(session_id)

@@ -2,13 +2,14 @@
 
 The main CLI registers ``eval_app`` under the name ``eval``. Without ``--server`` the
 command starts its own server in-process (uvicorn on a free loopback port, in-memory
-database). The run-directory format is documented in :mod:`clients.agent_runner`.
+database, a fresh admin token); with ``--server`` it needs that server's ``--admin-token``. The run-directory format is documented in :mod:`clients.agent_runner`.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -65,6 +66,9 @@ def evaluate(
     api_key_env: Annotated[str, typer.Option(help="Environment variable holding the API key.")] = "OPENAI_API_KEY",
     script: Annotated[Path | None, typer.Option(help="JSON script for --agent scripted.")] = None,
     server: Annotated[str | None, typer.Option(help="Use a running toolenv server instead of starting one.")] = None,
+    admin_token: Annotated[str | None, typer.Option(
+        envvar="TOOLENV_ADMIN_TOKEN", help="Admin token of --server (printed by 'toolenv serve').")] = None,
+    distractors: Annotated[int, typer.Option(min=0, help="Catalog tools added to each session's list.")] = 0,
     out_dir: Annotated[Path, typer.Option("--out", help="Directory that holds run directories.")] = Path("runs"),
     run_name: Annotated[str | None, typer.Option(help="Run directory name; default from agent and model.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Sessions played at once.")] = 4,
@@ -86,8 +90,12 @@ def evaluate(
         err.print("[red]no scenarios to run[/red]")
         raise typer.Exit(2)
     make_agent = _agent_factory(agent, base_url, model, api_key_env, script)
+    if server is not None and not admin_token:
+        err.print("[red]--server needs --admin-token (printed by 'toolenv serve') to read results[/red]")
+        raise typer.Exit(2)
     config = RunConfig(agent=agent.value, model=model, base_url=base_url, server=server, seed=seed,
-                       max_steps=max_steps, concurrency=concurrency)
+                       max_steps=max_steps, distractors=distractors, concurrency=concurrency,
+                       admin_token=admin_token or secrets.token_urlsafe(24))
     run_dir = out_dir / (run_name or config.run_name())
     summary = _run(config, chosen, make_agent, run_dir, resume, server, load, catalog)
     _print_summary(summary, run_dir)
@@ -112,7 +120,7 @@ def _run(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path, r
         except CatalogError as exc:
             err.print(f"[red]{exc}[/red]")
             raise typer.Exit(2) from None
-        env = ToolEnvironment(cat, Database(), ServerSettings())
+        env = ToolEnvironment(cat, Database(), ServerSettings(admin_token=config.admin_token))
         registry_for(env, load)
         with serve_in_thread(env) as base:
             return anyio.run(go, base)

@@ -35,7 +35,15 @@ from typing import Any
 from env_server.environment import CallOutcome, ToolEnvironment
 from env_server.orchestrator.errors import SessionFinishedError
 from env_server.orchestrator.models import ScenarioSpec
-from env_server.orchestrator.reports import CallEntry, SessionResult, TaskReport, TaskStatus, TurnKind, UserTurn
+from env_server.orchestrator.reports import (
+    CallEntry,
+    SessionResult,
+    SessionStatus,
+    TaskReport,
+    TaskStatus,
+    TurnKind,
+    UserTurn,
+)
 from env_server.orchestrator.user import ScriptedUser, Verdict
 from env_server.scoring import (
     GoldSession,
@@ -115,6 +123,9 @@ class ScenarioSession:
         self._clock = clock
         self._lock = threading.RLock()
         self._running: CallEntry | None = None
+        self._last_turn: UserTurn | None = None
+        self.user_channel = False
+        self.distractors: list[str] = []
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -123,6 +134,13 @@ class ScenarioSession:
         with self._lock:
             self.tasks[0].status = TaskStatus.RUNNING
             return self._say(TurnKind.TASK, self.user.opening(0))
+
+    def current_turn(self) -> UserTurn:
+        """What the user said last (the end-of-session turn once done); judges nothing."""
+        with self._lock:
+            if self._last_turn is None:
+                raise SessionFinishedError(f"scenario session '{self.session_id}' has not started")
+            return self._last_turn
 
     @property
     def current(self) -> LiveTask:
@@ -158,16 +176,18 @@ class ScenarioSession:
     def _advance(self, finished: int) -> UserTurn:
         if self.task_index + 1 >= len(self.tasks):
             self.done = True
-            return UserTurn(session_id=self.session_id, kind=TurnKind.END, content=None,
-                            task_index=self.task_index, done=True, finished_task=finished)
+            self._last_turn = UserTurn(session_id=self.session_id, kind=TurnKind.END, content=None,
+                                       task_index=self.task_index, done=True, finished_task=finished)
+            return self._last_turn
         self.task_index += 1
         self.current.status = TaskStatus.RUNNING
         return self._say(TurnKind.TASK, self.user.opening(self.task_index), finished)
 
     def _say(self, kind: TurnKind, content: str, finished: int | None = None) -> UserTurn:
         self.transcript.append({"role": "user", "task": self.task_index, "kind": kind.value, "content": content})
-        return UserTurn(session_id=self.session_id, kind=kind, content=content,
-                        task_index=self.task_index, finished_task=finished)
+        self._last_turn = UserTurn(session_id=self.session_id, kind=kind, content=content,
+                                   task_index=self.task_index, finished_task=finished)
+        return self._last_turn
 
     # -- the call hook --------------------------------------------------------------------
 
@@ -245,6 +265,21 @@ class ScenarioSession:
                     step.claimed.add(i)
                     return True
         return False
+
+    def status(self) -> SessionStatus:
+        """What the session's driver may see: progress and transcript, no judgement and no gold."""
+        with self._lock:
+            return SessionStatus(
+                session_id=self.session_id,
+                scenario_id=self.spec.id,
+                task_index=self.task_index,
+                task_count=len(self.tasks),
+                tasks_ended=sum(t.ended for t in self.tasks),
+                done=self.done,
+                user_channel=self.user_channel,
+                tool_count=len(self.env.view(self.session_id).names) + int(self.user_channel),
+                transcript=[dict(m) for m in self.transcript],
+            )
 
     # -- results --------------------------------------------------------------------------
 

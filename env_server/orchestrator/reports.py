@@ -91,3 +91,30 @@ class SessionResult(BaseModel):
     tasks: list[TaskReport]
     correct: int = Field(description="Tasks labelled correct so far.")
     accuracy: float = Field(description="correct / number of tasks (unfinished tasks count as not correct).")
+
+
+class SessionStatus(BaseModel):
+    """A scenario session as its driver sees it (no admin token): no labels, no gold."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str
+    scenario_id: str
+    task_index: int
+    task_count: int
+    tasks_ended: int = Field(description="Tasks that have ended, whether right or wrong.")
+    done: bool
+    user_channel: bool
+    tool_count: int = Field(description="Tools listed to the agent (scenario tools plus distractors).")
+    transcript: list[dict[str, Any]] = Field(description="User and assistant messages, in order.")
+
+
+class ScenarioSummary(BaseModel):
+    """A scenario as listed publicly: what it is about, never its gold."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    title: str | None
+    task_count: int
+    task_types: list[str] = Field(description="Task type of each task, in order.")

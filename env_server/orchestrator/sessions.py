@@ -8,12 +8,15 @@ tests and in-process runners all see the same sessions. Session ids are unguessa
 from __future__ import annotations
 
 import difflib
+import random
 import secrets
 import threading
 import weakref
 
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
+from env_server.orchestrator.channel import TALK_TOOL_NAME, UserChannel
+from env_server.orchestrator.distractors import pick_distractors
 from env_server.orchestrator.errors import LiveSessionError, ScenarioError, UnknownScenarioSessionError
 from env_server.orchestrator.gold import gold_session, scenario_tools
 from env_server.orchestrator.live import DEFAULT_MAX_STEPS, DEFAULT_OVERLAP_WINDOW_S, ScenarioSession
@@ -59,36 +62,68 @@ class ScenarioSessions:
         seed: int | None = None,
         max_steps: int | None = None,
         session_id: str | None = None,
+        distractors: int = 0,
+        user_channel: bool = False,
     ) -> tuple[ScenarioSession, UserTurn]:
-        """Start a scenario session; returns it and task 0's user message."""
+        """Start a scenario session; returns it and task 0's user message.
+
+        ``distractors`` adds that many catalog tools to the listing (see ``distractors.py``);
+        the whole listing is then shuffled by the seed so their position gives nothing away.
+        ``user_channel`` adds the ``talk_to_user`` tool (see ``channel.py``).
+        """
         spec = self.scenario(scenario_id)
         try:
             tools = scenario_tools(spec, self.env.catalog)
         except ScenarioError as exc:
             raise LiveSessionError(str(exc)) from None
+        if distractors < 0:
+            raise LiveSessionError("distractors must be zero or more")
+        if user_channel and TALK_TOOL_NAME in tools:
+            raise LiveSessionError(f"scenario '{spec.id}' already has a tool named {TALK_TOOL_NAME}")
+        world_seed = spec.seed if seed is None else seed
+        pairs = [(name, tool.name) for name, tool in tools.items()]
+        extra = pick_distractors(self.env.catalog, tools, distractors, world_seed)
+        if extra:
+            pairs += [(name, name) for name in extra if name != TALK_TOOL_NAME]
+            random.Random(f"listing:{world_seed}").shuffle(pairs)
         sid = session_id or f"sc_{secrets.token_hex(16)}"
         try:
             self.env.create_session(
-                pairs=[(name, tool.name) for name, tool in tools.items()],
-                seed=spec.seed if seed is None else seed,
+                pairs=pairs,
+                seed=world_seed,
                 today=spec.today,
                 session_id=sid,
                 label=f"scenario {spec.id}",
             )
         except SessionError as exc:
             raise LiveSessionError(str(exc)) from None
+        # Distractors are offered tools: calling one is "the wrong function", not a hallucination.
+        offered = {**tools, **{name: self.env.catalog.tools[name] for name in extra}}
         session = ScenarioSession(
             sid,
             spec,
-            gold_session(spec, tools),
+            gold_session(spec, offered),
             self.env,
             max_steps=max_steps or self.max_steps,
             overlap_window=self.overlap_window,
         )
+        session.user_channel = user_channel
+        session.distractors = extra
         with self._lock:
             self._sessions[sid] = session
         self.env.call_hooks[sid] = session
-        return session, session.start()
+        turn = session.start()
+        if user_channel:
+            self.env.extensions[sid] = UserChannel(session, turn.content or "")
+        return session, turn
+
+    def release(self, session_id: str) -> None:
+        """Forget a session and free its in-memory state (its call log stays in the database)."""
+        with self._lock:
+            session = self._sessions.pop(session_id, None)
+        if session is None:
+            raise UnknownScenarioSessionError(f"unknown scenario session '{session_id}'")
+        self.env.release_session(session_id)
 
     def get(self, session_id: str) -> ScenarioSession:
         session = self._sessions.get(session_id)

@@ -85,7 +85,7 @@ def test_the_oracle_is_right_on_generated_scenarios_over_http_and_the_official_m
     env = _fresh_env(builtin_catalog)
     registry_for(env, load)
     with serve_in_thread(env) as base:
-        summary = anyio.run(run_eval, base, load.scenarios, OracleAgent, RunConfig(agent="oracle", concurrency=2),
+        summary = anyio.run(run_eval, base, load.scenarios, OracleAgent, RunConfig(agent="oracle", concurrency=2, admin_token=env.settings.admin_token),
                             tmp_path / "run")
     assert summary["task_accuracy"] == 1.0 and summary["session_accuracy"] == 1.0
     assert summary["tasks"] == 16 and summary["failed_sessions"] == 0

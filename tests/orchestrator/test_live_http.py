@@ -31,9 +31,13 @@ def server(live):
         yield base
 
 
+def _admin(env) -> dict[str, str]:
+    return {"Authorization": f"Bearer {env.settings.admin_token}"}
+
+
 def test_the_oracle_gets_every_task_right_through_the_official_mcp_client(live, server, tmp_path, builtin_scenarios):
     chosen = [builtin_scenarios.get(s) for s in SAMPLE]
-    config = RunConfig(agent="oracle", concurrency=3)
+    config = RunConfig(agent="oracle", concurrency=3, admin_token=live[0].settings.admin_token)
     summary = anyio.run(run_eval, server, chosen, OracleAgent, config, tmp_path / "run")
     assert summary["task_accuracy"] == 1.0 and summary["session_accuracy"] == 1.0
     assert summary["tasks"] == 4 * len(SAMPLE) and summary["failed_sessions"] == 0
@@ -46,13 +50,14 @@ def test_the_oracle_gets_every_task_right_through_the_official_mcp_client(live, 
     assert kinds.count("clarification") == 2  # the two-round clarification of task 2
 
 
-def test_rest_control_plane_reports_live_and_rejects_misuse(server):
+def test_rest_control_plane_reports_live_and_rejects_misuse(live, server):
+    admin = _admin(live[0])
     created = httpx.post(f"{server}/v1/scenario-sessions", json={"scenario_id": "lisbon_comedy_weekend"})
     assert created.status_code == 201, created.text
     body = created.json()
     assert body["mcp_path"] == f"/sessions/{body['session_id']}/mcp" and body["task_index"] == 0
     sid = body["session_id"]
-    result = httpx.get(f"{server}/v1/scenario-sessions/{sid}/result").json()
+    result = httpx.get(f"{server}/v1/scenario-sessions/{sid}/result", headers=admin).json()
     assert result["tasks"][0]["status"] == "running" and result["tasks"][1]["status"] == "pending"
     for _ in range(4):
         turn = httpx.post(f"{server}/v1/scenario-sessions/{sid}/reply", json={"content": "I can't."})
@@ -60,22 +65,22 @@ def test_rest_control_plane_reports_live_and_rejects_misuse(server):
     assert turn.json()["done"] is True
     again = httpx.post(f"{server}/v1/scenario-sessions/{sid}/reply", json={"content": "hello?"})
     assert again.status_code == 409 and "has ended" in again.json()["detail"]
-    final = httpx.get(f"{server}/v1/scenario-sessions/{sid}/result").json()
+    final = httpx.get(f"{server}/v1/scenario-sessions/{sid}/result", headers=admin).json()
     assert final["done"] and [t["label"] for t in final["tasks"]] == ["error"] * 4
-    assert httpx.get(f"{server}/v1/scenario-sessions/sc_missing/result").status_code == 404
+    assert httpx.get(f"{server}/v1/scenario-sessions/sc_missing/result", headers=admin).status_code == 404
     assert httpx.post(f"{server}/v1/scenario-sessions/sc_missing/reply", json={"content": "x"}).status_code == 404
     missing = httpx.post(f"{server}/v1/scenario-sessions", json={"scenario_id": "lisbon"})
     assert missing.status_code == 404
 
 
-def test_a_scripted_agent_fails_tool_tasks_and_passes_chat_tasks(server, builtin_scenarios, tmp_path):
+def test_a_scripted_agent_fails_tool_tasks_and_passes_chat_tasks(live, server, builtin_scenarios, tmp_path):
     spec = builtin_scenarios.get("airport_ride_home")
-    config = RunConfig(agent="scripted")
+    config = RunConfig(agent="scripted", admin_token=live[0].settings.admin_token)
     summary = anyio.run(run_eval, server, [spec], ScriptedAgent, config, tmp_path / "run")
     assert summary["correct_tasks"] == 1 and summary["by_task_type"]["Chat"]["accuracy"] == 1.0
 
 
-def test_the_openai_agent_speaks_chat_completions_and_replies_in_text(server, builtin_scenarios, tmp_path):
+def test_the_openai_agent_speaks_chat_completions_and_replies_in_text(live, server, builtin_scenarios, tmp_path):
     seen: list[dict] = []
 
     def fake_llm(request: httpx.Request) -> httpx.Response:
@@ -96,7 +101,7 @@ def test_the_openai_agent_speaks_chat_completions_and_replies_in_text(server, bu
                            transport=httpx.MockTransport(fake_llm))
 
     spec = builtin_scenarios.get("airport_ride_home")
-    summary = anyio.run(run_eval, server, [spec], agent, RunConfig(agent="openai", model="fake"), tmp_path / "run")
+    summary = anyio.run(run_eval, server, [spec], agent, RunConfig(agent="openai", model="fake", admin_token=live[0].settings.admin_token), tmp_path / "run")
     assert seen[0]["messages"][0] == {"role": "system", "content": f"Current Date: {spec.env_info}"}
     assert {t["function"]["name"] for t in seen[0]["tools"]} == set(spec.tools)
     tool_messages = [m for m in seen[-1]["messages"] if m["role"] == "tool"]
