@@ -1,5 +1,9 @@
 """``toolenv eval``: play scenarios with an agent over real MCP and write a run directory.
 
+``--protocol replay`` instead runs the official offline WildToolBench protocol with no server
+(one episode per task, gold history and gold observations, stop at the first mismatch) and
+writes the official result-file layout; see :mod:`clients.replay_runner`.
+
 The main CLI registers ``eval_app`` under the name ``eval``. Without ``--server`` the
 command starts its own server in-process (uvicorn on a free loopback port, in-memory
 database, a fresh admin token); with ``--server`` it needs that server's ``--admin-token``. The run-directory format is documented in :mod:`clients.agent_runner`.
@@ -22,17 +26,24 @@ from rich.table import Table
 
 from clients.agent_runner import RunConfig, SessionOutcome, run_eval, serve_in_thread
 from clients.agents import Agent, OpenAIAgent, OracleAgent, ScriptedAgent
+from clients.replay_runner import ScenarioRun, run_replay
 from env_server.catalog import load_catalog
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.errors import CatalogError
+from env_server.orchestrator.errors import ScenarioError
 from env_server.orchestrator.loading import load_scenarios
 from env_server.orchestrator.sessions import registry_for
 from state import Database
 
-eval_app = typer.Typer(help="Evaluate an agent on scenarios over MCP (live protocol).")
+eval_app = typer.Typer(help="Evaluate an agent on scenarios: over MCP (live) or the official offline protocol (replay).")
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+
+
+class ProtocolKind(str, Enum):
+    LIVE = "live"
+    REPLAY = "replay"
 
 
 class AgentKind(str, Enum):
@@ -75,6 +86,10 @@ def evaluate(
     seed: Annotated[int | None, typer.Option(help="Override every scenario's seed.")] = None,
     max_steps: Annotated[int | None, typer.Option(min=1, help="Tool calls allowed per task (default 16).")] = None,
     resume: Annotated[bool, typer.Option(help="Skip sessions already finished in the run directory.")] = True,
+    protocol: Annotated[ProtocolKind, typer.Option(
+        "--protocol", help="live: MCP sessions with a simulated world; replay: the official offline protocol "
+                           "(gold history and observations, stop at the first mismatch, official result file).",
+    )] = ProtocolKind.LIVE,
 ) -> None:
     load = load_scenarios(scenarios)
     for problem in load.errors:
@@ -90,6 +105,18 @@ def evaluate(
         err.print("[red]no scenarios to run[/red]")
         raise typer.Exit(2)
     make_agent = _agent_factory(agent, base_url, model, api_key_env, script)
+    if protocol is ProtocolKind.REPLAY:
+        ignored = [flag for flag, used in (("--server", server is not None), ("--distractors", distractors > 0),
+                                           ("--seed", seed is not None), ("--max-steps", max_steps is not None))
+                   if used]
+        if ignored:
+            err.print(f"[yellow]--protocol replay ignores {', '.join(ignored)}[/yellow]")
+        config = RunConfig(agent=agent.value, model=model, base_url=base_url, concurrency=concurrency)
+        run_dir = out_dir / (run_name or f"{config.run_name()}-replay")
+        summary = _replay(config, chosen, make_agent, run_dir, catalog)
+        _print_summary(summary, run_dir)
+        out.print(f"official result file: {summary['result_file']} (score it with 'toolenv score official')")
+        return
     if server is not None and not admin_token:
         err.print("[red]--server needs --admin-token (printed by 'toolenv serve') to read results[/red]")
         raise typer.Exit(2)
@@ -124,6 +151,31 @@ def _run(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path, r
         registry_for(env, load)
         with serve_in_thread(env) as base:
             return anyio.run(go, base)
+
+
+def _replay(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path,
+            catalog: list[Path] | None) -> dict[str, Any]:
+    needs_catalog = any(s.tools for s in chosen)
+    try:
+        cat = load_catalog(catalog or None) if needs_catalog else None
+    except CatalogError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err) as progress:
+        bar = progress.add_task(f"{config.run_name()} (replay)", total=len(chosen))
+
+        def done(run: ScenarioRun) -> None:
+            progress.advance(bar)
+
+        async def go() -> dict[str, Any]:
+            return await run_replay(chosen, make_agent, config, run_dir, catalog=cat, on_done=done)
+
+        try:
+            return anyio.run(go)
+        except ScenarioError as exc:  # a scenario whose tools the loaded catalog lacks
+            err.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2) from None
 
 
 def _print_summary(summary: dict[str, Any], run_dir: Path) -> None:
