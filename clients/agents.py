@@ -158,19 +158,8 @@ class OpenAIAgent:
     async def _complete(
         self, http: httpx.AsyncClient, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
-        if tools:
-            body["tools"] = tools
-        delay = self.backoff_s
-        for attempt in range(self.max_retries + 1):
-            response = await http.post("/chat/completions", json=body)
-            if response.status_code in RETRY_STATUS and attempt < self.max_retries:
-                await anyio.sleep(delay)
-                delay *= 2
-                continue
-            response.raise_for_status()
-            return dict(response.json()["choices"][0]["message"])
-        raise AssertionError("unreachable")
+        data = await post_chat_completion(http, self, messages, tools)
+        return dict(data["choices"][0]["message"])
 
 
 def _arguments(raw: Any) -> dict[str, Any]:
@@ -181,3 +170,22 @@ def _arguments(raw: Any) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"__unparsed__": str(raw)}
     return value if isinstance(value, dict) else {"__unparsed__": value}
+
+
+async def post_chat_completion(
+    http: httpx.AsyncClient, agent: OpenAIAgent, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One chat-completions request (no tool_choice), retried with backoff on 429/5xx; the JSON body."""
+    body: dict[str, Any] = {"model": agent.model, "messages": messages, "temperature": agent.temperature}
+    if tools:
+        body["tools"] = tools
+    delay = agent.backoff_s
+    for attempt in range(agent.max_retries + 1):
+        response = await http.post("/chat/completions", json=body)
+        if response.status_code in RETRY_STATUS and attempt < agent.max_retries:
+            await anyio.sleep(delay)
+            delay *= 2
+            continue
+        response.raise_for_status()
+        return dict(response.json())
+    raise AssertionError("unreachable")

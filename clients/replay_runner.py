@@ -48,7 +48,7 @@ import anyio
 import httpx
 
 from clients.agent_runner import RunConfig
-from clients.agents import RETRY_STATUS, OpenAIAgent, OracleAgent, ScriptedAgent
+from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent, post_chat_completion
 from env_server.catalog import Catalog
 from env_server.orchestrator.gold import function_tools, gold_task, scenario_tools
 from env_server.orchestrator.models import ScenarioSpec
@@ -165,23 +165,12 @@ class OpenAIReplayModel:
                        tools: list[dict[str, Any]]) -> ModelReply:
         a = self.agent
         headers = {"Authorization": f"Bearer {a.api_key}"} if a.api_key else {}
-        body: dict[str, Any] = {"model": a.model, "messages": messages, "temperature": a.temperature}
-        if tools:
-            body["tools"] = tools
         async with httpx.AsyncClient(base_url=a.base_url.rstrip("/"), headers=headers, timeout=a.timeout_s,
                                      transport=self.transport or a.transport) as http:
-            delay = a.backoff_s
-            for attempt in range(a.max_retries + 1):
-                response = await http.post("/chat/completions", json=body)
-                if response.status_code in RETRY_STATUS and attempt < a.max_retries:
-                    await anyio.sleep(delay)
-                    delay *= 2
-                    continue
-                response.raise_for_status()
-                data = response.json()
-                usage = data.get("usage") or {}
-                return ModelReply(dict(data["choices"][0]["message"]), int(usage.get("prompt_tokens") or 0),
-                                  int(usage.get("completion_tokens") or 0))
+            data = await post_chat_completion(http, a, messages, tools)
+        usage = data.get("usage") or {}
+        return ModelReply(dict(data["choices"][0]["message"]), int(usage.get("prompt_tokens") or 0),
+                          int(usage.get("completion_tokens") or 0))
         raise AssertionError("unreachable")
 
 

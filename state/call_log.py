@@ -73,12 +73,15 @@ class CallLog:
         with self._lock:
             seq = self._next.get(session_id)
             if seq is None:
-                row = self._db.execute(
-                    "SELECT coalesce(max(seq), -1) + 1 FROM call_log WHERE session_id = ?", [session_id]
-                ).fetchone()
-                seq = int(row[0]) if row else 0
+                seq = self._stored_next(session_id)
             self._next[session_id] = seq + 1
             return seq
+
+    def _stored_next(self, session_id: str) -> int:
+        row = self._db.execute(
+            "SELECT coalesce(max(seq), -1) + 1 FROM call_log WHERE session_id = ?", [session_id]
+        ).fetchone()
+        return int(row[0]) if row else 0
 
     def start(self, session_id: str) -> None:
         """A new session numbers its calls from 0 (no database lookup)."""
@@ -136,10 +139,7 @@ class CallLog:
         with self._lock:
             seq = self._next.get(source_id)
             if seq is None:
-                row = self._db.execute(
-                    "SELECT coalesce(max(seq), -1) + 1 FROM call_log WHERE session_id = ?", [source_id]
-                ).fetchone()
-                seq = int(row[0]) if row else 0
+                seq = self._stored_next(source_id)
             self._next[new_id] = seq
 
     def calls(self, session_id: str) -> list[CallRecord]:

@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import uvicorn
 
@@ -21,11 +22,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(env: ToolEnvironment) -> Iterator[str]:
-    """Serve ``env`` with uvicorn in a thread; yields the base URL."""
+def serving(app: Any) -> Iterator[str]:
+    """Serve any ASGI app with uvicorn in a thread on a free port; yields the base URL."""
     port = free_port()
-    config = uvicorn.Config(build_app(env), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -38,3 +38,10 @@ def running_server(env: ToolEnvironment) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def running_server(env: ToolEnvironment) -> Iterator[str]:
+    """Serve ``env`` with uvicorn in a thread; yields the base URL."""
+    with serving(build_app(env)) as base:
+        yield base

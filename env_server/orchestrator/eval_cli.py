@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from clients.agent_runner import RunConfig, SessionOutcome, run_eval, serve_in_thread
-from clients.agents import Agent, OpenAIAgent, OracleAgent, ScriptedAgent
+from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
 from clients.replay_runner import ScenarioRun, run_replay
 from env_server.catalog import load_catalog
 from env_server.config import ServerSettings

@@ -18,11 +18,9 @@ as for every task bucket.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from env_server.scoring.metrics import DIGITS, compute_report

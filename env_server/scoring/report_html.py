@@ -25,7 +25,7 @@ from env_server.scoring.report import (
 )
 from env_server.scoring.scorer import SessionScore, TaskScore
 from env_server.scoring.svg import hbar_chart, line_chart
-from env_server.scoring.transcript import CallMark, StepView, task_steps
+from env_server.scoring.transcript import StepView, task_steps
 
 MAX_TEXT = 800
 CSS = """

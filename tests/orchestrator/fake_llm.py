@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI
 
-from tests.servers import free_port
+from tests.servers import serving
 
 Respond = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -46,18 +43,5 @@ def fake_llm_app(respond: Respond, seen: list[dict[str, Any]]) -> FastAPI:
 def fake_llm(respond: Respond) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """Serve the fake LLM with uvicorn in a thread; yields its ``/v1`` base URL and the requests seen."""
     seen: list[dict[str, Any]] = []
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(fake_llm_app(respond, seen), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the fake LLM server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}/v1", seen
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with serving(fake_llm_app(respond, seen)) as base:
+        yield f"{base}/v1", seen
