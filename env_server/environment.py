@@ -9,6 +9,7 @@ arguments, simulate, and append the call to the log before returning. The MCP ha
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import secrets
 import time
@@ -101,6 +102,13 @@ class CallOutcome:
     message: str | None
     error_kind: ErrorKind | None
     seq: int
+    result_json: str | None = None  # the result as logged, when the log encoded it already
+
+    def result_text(self) -> str:
+        """The result as JSON text (the MCP text content), encoded once per call."""
+        if self.result_json is not None:
+            return self.result_json
+        return json.dumps(self.result, ensure_ascii=False)
 
 
 class CallHook(Protocol):
@@ -285,8 +293,12 @@ class ToolEnvironment:
         except Exception:  # boundary: a simulator bug must not crash the server or blame the agent
             logger.exception("simulator failed for %s in session %s", spec.name, view.session_id)
             message, kind = "Internal simulator error; this call is not counted against you.", ErrorKind.INFRA_ERROR
-        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world)
-        outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
+        # Encoded here once, for both the log row and the agent's text content.
+        result_json = json.dumps(result, ensure_ascii=False) if kind is None and self.store.persistent else None
+        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world,
+                           result_json=result_json)
+        outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq,
+                              result_json=result_json)
         if hook is not None:
             hook.after_call(name, args, outcome)
         return outcome
@@ -352,24 +364,18 @@ class ToolEnvironment:
         started: float,
         kind: ErrorKind | None,
         world: World | None,
+        *,
+        result_json: str | None = None,
     ) -> int:
         seq = self.log.next_seq(view.session_id)
         if not self.store.persistent:  # ephemeral: no call log; only drop the world's pending changes
             if world is not None:
                 self.store.commit(world)
             return seq
-        op = CallLog.op(
-            CallRecord(
-                session_id=view.session_id,
-                seq=seq,
-                tool=name,
-                arguments=args,
-                result=result,
-                is_error=kind is not None,
-                error_kind=kind,
-                latency_ms=round((time.perf_counter() - started) * 1000, 3),
-                ts=self._clock().isoformat(),
-            )
+        op = CallLog.call_op(
+            view.session_id, seq, name, args,
+            result_json if result_json is not None else json.dumps(result, ensure_ascii=False),
+            kind, round((time.perf_counter() - started) * 1000, 3), self._clock().isoformat(),
         )
         # The call's state changes and its log row commit in one transaction.
         if world is None:

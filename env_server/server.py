@@ -11,7 +11,6 @@ is a JSON-RPC error (``INVALID_PARAMS``), as the MCP spec asks.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import mcp.types as types
@@ -139,9 +138,8 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
         if outcome.is_error:
             return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.message or "")], is_error=True)
-        text = json.dumps(outcome.result, ensure_ascii=False)
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)], structured_content=outcome.result
+            content=[types.TextContent(type="text", text=outcome.result_text())], structured_content=outcome.result
         )
 
     def input_schema(name: str) -> dict[str, Any] | None:

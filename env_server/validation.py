@@ -17,6 +17,7 @@ import json
 import re
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
@@ -49,18 +50,34 @@ def _is_datetime(value: object) -> bool:
 def _is_email(value: object) -> bool:
     return not isinstance(value, str) or ("@" in value and "." in value.rsplit("@", 1)[-1])
 
+_RS_FORMATS = {"date": _is_date, "date-time": _is_datetime, "email": _is_email}
+
 MAX_REPORTED = 5
+
+
+def _fast_validator(schema: dict[str, Any]) -> Any:
+    """A Rust validator for the common case (valid arguments), or None if it can't compile.
+
+    It only ever answers "valid"; any other answer goes to the Python validator, which is
+    authoritative and words the messages. Its format checks are ours; the formats we don't
+    enforce it checks strictly, which at worst sends a valid call down the slow path.
+    """
+    try:
+        return jsonschema_rs.Draft202012Validator(schema, formats=_RS_FORMATS, validate_formats=True)
+    except (ValueError, jsonschema_rs.ReferencingError):
+        return None
 
 
 class ArgumentValidator:
     """A precompiled validator for one tool's arguments."""
 
-    __slots__ = ("tool", "schema", "_validator", "_known", "_strict")
+    __slots__ = ("tool", "schema", "_validator", "_fast", "_known", "_strict")
 
     def __init__(self, tool: str, schema: dict[str, Any], *, strict_params: bool = True) -> None:
         self.tool = tool
         self.schema = schema
         self._validator = Draft202012Validator(schema, format_checker=_FORMATS)
+        self._fast = _fast_validator(schema)
         props = schema.get("properties")
         self._known: tuple[str, ...] = tuple(props) if isinstance(props, dict) else ()
         # A schema that lists no properties accepts anything, like a free-form API.
@@ -75,9 +92,17 @@ class ArgumentValidator:
                     close = difflib.get_close_matches(key, self._known, n=1, cutoff=0.6)
                     hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(self._known)})"
                     found.append(f"unknown parameter '{key}'{hint}")
+        if not found and self._fast is not None and self._passes_fast(args):
+            return found
         errors = sorted(self._validator.iter_errors(args), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
         found += [_describe(e, self.schema) for e in errors]
         return found[:MAX_REPORTED]
+
+    def _passes_fast(self, args: dict[str, Any]) -> bool:
+        try:
+            return bool(self._fast.is_valid(args))
+        except ValueError:  # a value JSON can't carry; the Python validator will say which
+            return False
 
 
 def _param_path(error: ValidationError) -> str:

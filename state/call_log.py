@@ -109,20 +109,27 @@ class CallLog:
         return ["insert", "call_log", CallLog.row(record)]
 
     @staticmethod
+    def call_op(
+        session_id: str, seq: int, tool: str, arguments: dict[str, Any], result_json: str,
+        error_kind: ErrorKind | None, latency_ms: float, ts: str,
+    ) -> list[object]:
+        """``op`` for the serving hot path: no ``CallRecord`` is built (pydantic costs more
+        than the rest of the row), and the result comes already encoded, as the agent got it."""
+        return ["insert", "call_log", [
+            session_id, seq, tool, json.dumps(arguments, sort_keys=True, ensure_ascii=False), result_json,
+            error_kind is not None, error_kind.value if error_kind else None, latency_ms, ts,
+        ]]  # same columns as ``row``; here a call is an error exactly when it has a kind
+
+    @staticmethod
     def row(record: CallRecord) -> list[object]:
-        return (
-            [
-                record.session_id,
-                record.seq,
-                record.tool,
-                json.dumps(record.arguments, sort_keys=True, ensure_ascii=False),
-                json.dumps(record.result, sort_keys=True, ensure_ascii=False),
-                record.is_error,
-                record.error_kind.value if record.error_kind else None,
-                record.latency_ms,
-                record.ts,
-            ]
-        )
+        # The result keeps its own key order (the simulator's is deterministic); arguments
+        # come from the agent, so they are sorted into a canonical form.
+        return [
+            record.session_id, record.seq, record.tool,
+            json.dumps(record.arguments, sort_keys=True, ensure_ascii=False),
+            json.dumps(record.result, ensure_ascii=False), record.is_error,
+            record.error_kind.value if record.error_kind else None, record.latency_ms, record.ts,
+        ]
 
     @staticmethod
     def copy_op(source_id: str, new_id: str) -> list[object]:

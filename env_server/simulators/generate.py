@@ -10,6 +10,7 @@ validates against the tool's output schema by construction.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import random
@@ -51,8 +52,8 @@ class Generation:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
-        self.id_prefix = re.sub(r"[^a-z0-9]", "", self.entity.lower())[:4] or "item"
-        self._args_snake = {snake(k): v for k, v in self.args.items()}
+        self.id_prefix = _id_prefix(self.entity.lower(), "item")
+        self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
         self._query = next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
@@ -171,7 +172,7 @@ class Generation:
         elif kind == "id":
             stem = snake(name)
             stem = stem[:-3] if stem.endswith("_id") else self.id_prefix
-            value = f"{re.sub(r'[^a-z0-9]', '', stem)[:4] or self.id_prefix}_{''.join(self.rng.choice('0123456789abcdef') for _ in range(10))}"
+            value = f"{_id_prefix(stem, self.id_prefix)}_{self.rng.getrandbits(40):010x}"
         elif kind in KINDS:
             value = str(KINDS[kind](self))
             if kind == "title" and self.searching and self._query:
@@ -223,6 +224,8 @@ class Generation:
             return _MISSING
         value = self.args.get(name, _MISSING)
         if value is _MISSING:
+            if self._args_snake is None:
+                self._args_snake = {snake(k): v for k, v in self.args.items()}
             value = self._args_snake.get(snake(name), _MISSING)
         if value is _MISSING or not fits_schema(value, schema):
             return _MISSING
@@ -230,6 +233,11 @@ class Generation:
 
 
 _MISSING: Any = object()
+
+
+@functools.lru_cache(maxsize=4096)
+def _id_prefix(stem: str, default: str = "") -> str:
+    return re.sub(r"[^a-z0-9]", "", stem)[:4] or default
 
 
 def _singular(name: str) -> str:

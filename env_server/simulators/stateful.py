@@ -82,7 +82,7 @@ def simulate_stateful(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> 
     if not isinstance(handle, StateHandle):
         return simulate_generic(spec, args, ctx)
     world = handle.world
-    pinned = world.pinned.get((spec.name, canonical(args)))
+    pinned = world.pinned.get((spec.name, canonical(args))) if world.pinned else None
     if pinned is not None:
         _materialize(spec, world, pinned)
         return pinned

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import random
 import re
 import string
 from collections.abc import Callable
@@ -92,8 +93,22 @@ def sentence(gen: Generation, n: int) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+def pooled_sentence(gen: Generation) -> str:
+    """A 6-12 word sentence from a fixed pool: one rng call instead of one per word.
+
+    Free text fills most of a response, so drawing it word by word was the simulator's
+    largest cost; a pool of ``POOL_SIZE`` sentences keeps the text varied.
+    """
+    pool = _POOLS.get("sentence")
+    if pool is None:
+        rng = random.Random(_POOL_SEED)
+        made = (" ".join(rng.choices(WORDS, k=rng.randint(6, 12))) for _ in range(POOL_SIZE))
+        pool = _POOLS["sentence"] = tuple(text[:1].upper() + text[1:] + "." for text in made)
+    return gen.rng.choice(pool)
+
+
 def paragraph(gen: Generation, k: int) -> str:
-    return " ".join(sentence(gen, gen.rng.randint(6, 12)) for _ in range(k))
+    return " ".join(pooled_sentence(gen) for _ in range(k))
 
 
 def _date(gen: Generation, lo: int, hi: int) -> dt.date:
@@ -106,13 +121,15 @@ def _datetime(gen: Generation, lo: int, hi: int) -> str:
 
 
 def _hex(gen: Generation, n: int) -> str:
-    return "".join(gen.rng.choice("0123456789abcdef") for _ in range(n))
+    # One draw for all n digits: ids appear in most responses.
+    return f"{gen.rng.getrandbits(4 * n):0{n}x}"
 
 
 def _title(gen: Generation) -> str:
-    return pooled("catch_phrase")(gen) if gen.rng.random() < 0.5 else sentence(gen, 4).rstrip(".")
+    return _CATCH_PHRASE(gen) if gen.rng.random() < 0.5 else sentence(gen, 4).rstrip(".")
 
 
+_CATCH_PHRASE = pooled("catch_phrase")
 _DOMAIN = pooled("domain_name")
 _SLUG = pooled("slug")
 
@@ -128,7 +145,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "title": _title,
     "word": lambda g: g.rng.choice(WORDS),
     "words": lambda g: words(g, 3),
-    "sentence": lambda g: sentence(g, 10),
+    "sentence": pooled_sentence,
     "paragraph": lambda g: paragraph(g, 3),
     "city": pooled("city"),
     "country": pooled("country"),

@@ -1,5 +1,12 @@
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from env_server.catalog import Catalog
+from env_server.catalog.models import ToolSpec
+from env_server.catalog.samples import sample_arguments
 from env_server.validation import ArgumentValidator
 
 SCHEMA = {
@@ -46,3 +53,51 @@ def test_unknown_parameter_gets_a_did_you_mean():
 
 def test_unknown_parameters_are_allowed_when_strictness_is_off():
     assert ArgumentValidator("t", SCHEMA, strict_params=False).problems({"city": "Oslo", "extra": 1}) == []
+
+
+def _slow_twin(validator: ArgumentValidator) -> ArgumentValidator:
+    twin = ArgumentValidator(validator.tool, validator.schema)
+    twin._fast = None
+    return twin
+
+
+def _broken_variants(spec: ToolSpec, args: dict[str, Any]) -> list[dict[str, Any]]:
+    """Argument sets that break the schema in the ways agents do: a wrong type, a dropped
+    required parameter, a value outside an enum or a range, a malformed date."""
+    props = spec.input_schema.get("properties") or {}
+    out: list[dict[str, Any]] = []
+    for name in spec.input_schema.get("required") or []:
+        out.append({k: v for k, v in args.items() if k != name})
+    for name, sub in props.items():
+        if not isinstance(sub, dict):
+            continue
+        typ = sub.get("type")
+        out.append({**args, name: 12345 if typ == "string" else "not-a-number"})
+        if sub.get("enum"):
+            out.append({**args, name: "__none_of_these__"})
+        if "maximum" in sub:
+            out.append({**args, name: sub["maximum"] + 1})
+        if sub.get("format") in ("date", "date-time"):
+            out.append({**args, name: "2026-13-45"})
+    return out
+
+
+@pytest.mark.parametrize("catalog_fixture", ["builtin_catalog", "wtb_catalog"])
+def test_fast_path_agrees_with_jsonschema_on_every_spec(catalog_fixture: str, request: pytest.FixtureRequest):
+    # The Rust validator may only short-circuit calls that jsonschema also accepts.
+    catalog: Catalog = request.getfixturevalue(catalog_fixture)
+    checked = 0
+    for spec in catalog.tools.values():
+        fast = catalog.validators[spec.name]
+        slow = _slow_twin(fast)
+        for variant in range(3):
+            args = sample_arguments(spec, variant)
+            for candidate in [args, *_broken_variants(spec, args)]:
+                assert fast.problems(candidate) == slow.problems(candidate), (spec.name, candidate)
+                checked += 1
+    assert checked > 5 * len(catalog)
+
+
+def test_a_value_json_cannot_carry_falls_back_to_a_readable_message():
+    (msg,) = ArgumentValidator("t", SCHEMA).problems({"city": object()})
+    assert msg.startswith("parameter 'city': expected string, got ")
