@@ -7,7 +7,8 @@ three durability policies:
 
 * ``journal`` (the server default): appended to the journal file before the response
   (see ``state.journal``), then applied to DuckDB in batched transactions by a
-  background flusher; a restart replays what DuckDB had not applied yet.
+  background flusher (when calls pause, or every few seconds under load); a restart
+  replays what DuckDB had not applied yet.
 * ``per_call``: one DuckDB transaction per call, before the response.
 * ``deferred``: queued in memory until ``flush()``.
 * ``ephemeral``: never written at all; worlds live in memory only and are gone once evicted
@@ -27,6 +28,7 @@ import json
 import logging
 import re
 import threading
+import time
 from enum import Enum
 from pathlib import Path
 from collections.abc import Callable
@@ -56,11 +58,13 @@ Statement = tuple[str, list[Any]]
 # An operation: ["upsert" | "insert", table, row] or ["sql", statement, params].
 Op = list[Any]
 _KEY_COLUMNS = {"world_queries": 4, "world_meta": 1, "world_pinned": 3}
-FLUSH_AT_OPS = 1024
-# DuckDB charges each batch a fixed ~4 ms on top of ~10 us per row, so a longer interval
-# makes the flusher cheaper per call; the journal, not DuckDB, is what makes a call durable,
-# and every read of the log or of a session's state flushes first.
-FLUSH_INTERVAL_S = 1.0
+# The background flusher applies the journal to DuckDB once calls pause for FLUSH_IDLE_S,
+# or once the oldest queued write is FLUSH_MAX_DELAY_S old, or FLUSH_AT_OPS operations wait.
+# DuckDB charges each batch a fixed few milliseconds, so under load batches grow; the
+# journal, not DuckDB, is what makes a call durable, and every read flushes first.
+FLUSH_AT_OPS = 4096
+FLUSH_IDLE_S = 0.25
+FLUSH_MAX_DELAY_S = 5.0
 TRUNCATE_AT_BYTES = 16 * 1024 * 1024
 ROWS_PER_STATEMENT = 400
 BULK_ROWS = 8
@@ -143,7 +147,10 @@ class StateStore:
         self._journal: Journal | None = None
         self._applied = 0
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._flusher: threading.Thread | None = None
+        self._last_commit = 0.0  # time.monotonic() of the newest queued write
+        self._oldest_queued = 0.0  # ... and of the oldest one still queued
         if durability is Durability.JOURNAL and db.path != MEMORY:
             self._journal = Journal(Path(db.path + ".journal"), fsync=fsync)
             self._replay()
@@ -231,6 +238,7 @@ class StateStore:
     def close(self) -> None:
         """Stop the flusher and write everything still queued."""
         self._stop.set()
+        self._wake.set()
         if self._flusher is not None:
             self._flusher.join(5)
         self.flush()
@@ -260,10 +268,17 @@ class StateStore:
         with self._lock:
             if self._journal is not None:
                 self._journal.append(ops)
+            now = time.monotonic()
+            if not self._queued:
+                self._oldest_queued = now
+            self._last_commit = now
             self._queued += ops
             full = len(self._queued) >= FLUSH_AT_OPS
         if full and self.durability is Durability.JOURNAL:
-            self.flush()
+            if self._flusher is not None:
+                self._wake.set()  # the batch is written off the serving thread
+            else:
+                self.flush()
 
     def flush(self) -> None:
         """Apply every queued operation to DuckDB (one transaction)."""
@@ -281,12 +296,18 @@ class StateStore:
                     self._truncate_if_idle()
 
     def start_flusher(self) -> None:
-        """Apply the journal to DuckDB in the background, once per ``FLUSH_INTERVAL_S``."""
+        """Apply the journal to DuckDB in the background (see ``FLUSH_IDLE_S`` and friends)."""
         if self._journal is None or self._flusher is not None:
             return
 
         def run() -> None:
-            while not self._stop.wait(FLUSH_INTERVAL_S):
+            while not self._stop.is_set():
+                self._wake.wait(FLUSH_IDLE_S)
+                self._wake.clear()
+                if self._stop.is_set():
+                    return  # close() writes what is left
+                if not self._due(time.monotonic()):
+                    continue
                 try:
                     self.flush()
                 except Exception:  # boundary: a failed batch stays in the journal for the restart
@@ -294,6 +315,13 @@ class StateStore:
 
         self._flusher = threading.Thread(target=run, name="toolenv-flusher", daemon=True)
         self._flusher.start()
+
+    def _due(self, now: float) -> bool:
+        with self._lock:
+            if not self._queued:
+                return False
+            return (now - self._last_commit >= FLUSH_IDLE_S or now - self._oldest_queued >= FLUSH_MAX_DELAY_S
+                    or len(self._queued) >= FLUSH_AT_OPS)
 
     def _truncate_if_idle(self) -> None:
         with self._lock:

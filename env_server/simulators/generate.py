@@ -15,7 +15,9 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from env_server.simulators.values import KINDS, WORDS, kind_for, snake, words
@@ -37,6 +39,11 @@ def call_seed(tool: str, args: dict[str, Any], seed: int) -> int:
     return int.from_bytes(hashlib.sha256(blob.encode("utf-8")).digest()[:8], "big")
 
 
+# A compiled schema node: (generation, series index or None) -> value.
+Node = Callable[["Generation", "int | None"], Any]
+_NO_HINTS: Mapping[str, str] = MappingProxyType({})
+
+
 @dataclass
 class Generation:
     """Per-call generation state: a ``random.Random`` seeded for this call alone."""
@@ -45,7 +52,7 @@ class Generation:
     today: dt.date
     args: dict[str, Any]
     entity: str = "item"
-    hints: dict[str, str] = field(default_factory=dict)
+    hints: Mapping[str, str] = field(default_factory=lambda: _NO_HINTS)  # one shared object: plans key on it
     searching: bool = False
     id_prefix: str = "item"
     rng: random.Random = field(init=False)
@@ -54,73 +61,17 @@ class Generation:
         self.rng = random.Random(self.seed)
         self.id_prefix = _id_prefix(self.entity.lower(), "item")
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
-        self._query = next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
+
+    @functools.cached_property
+    def _query(self) -> str | None:
+        return next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
-        if not isinstance(schema, dict):
-            return self.rng.choice(WORDS)
-        if "const" in schema:
-            return schema["const"]
-        echoed = self._echo(name, schema)
-        if echoed is not _MISSING:
-            return echoed
-        enum = schema.get("enum")
-        if isinstance(enum, list) and enum:
-            if name == "status":
-                # Most things a search finds are live; an occasional odd status stays possible.
-                live = [v for v in enum if isinstance(v, str) and v.lower() in _LIVE_STATUSES]
-                if live and self.rng.random() < 0.85:
-                    return self.rng.choice(live)
-            return self.rng.choice(enum)
-        typ = schema.get("type", "string")
-        if isinstance(typ, list):
-            typ = next((t for t in typ if t != "null"), "null")
-        if typ == "object":
-            return self._object(schema, name, index)
-        if typ == "array":
-            return self._array(schema, name)
-        if typ == "boolean":
-            return self.rng.random() < 0.5
-        if typ == "null":
-            return None
-        if typ in ("integer", "number"):
-            return self._number(schema, name, typ)
-        return self._string(schema, name, index, parent)
+        """One value for ``schema``. The schema is compiled once into closures (see
+        ``_compile``); a call then only draws random values and echoes arguments."""
+        return _plan(schema, name, parent, self.entity, self.hints)(self, index)
 
-    def _object(self, schema: dict[str, Any], name: str, index: int | None = None) -> dict[str, Any]:
-        props = schema.get("properties") or {}
-        if not props:
-            return {"value": self.rng.choice(WORDS)} if schema.get("additionalProperties", True) is not False else {}
-        # Only the time axis of a series item steps with the item index; other dates stay random.
-        return {
-            k: self.fill(sub, k, index=index if k.lower() in _SERIES_FIELDS else None, parent=name)
-            for k, sub in props.items()
-        }
-
-    def _array(self, schema: dict[str, Any], name: str) -> list[Any]:
-        lo = int(schema.get("minItems", 0))
-        hi = int(schema.get("maxItems", 10_000))
-        items = schema.get("items") if isinstance(schema.get("items"), dict) else {"type": "string"}
-        n = self.rng.randint(3, 5) if items.get("type") == "object" else self.rng.randint(1, 4)
-        limit = next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)
-        if limit is not None and limit > 0:
-            n = min(n, limit)
-        n = max(lo, min(hi, n))
-        enum = items.get("enum")
-        if isinstance(enum, list) and enum and schema.get("uniqueItems"):
-            n = min(n, len(enum))
-            return self.rng.sample(enum, n)
-        out = [self.fill(items, _singular(name), index=i, parent=name) for i in range(n)]
-        if schema.get("uniqueItems"):
-            uniq: list[Any] = []
-            for v in out:
-                if v not in uniq:
-                    uniq.append(v)
-            out = uniq if len(uniq) >= lo else out
-        return out
-
-    def _number(self, schema: dict[str, Any], name: str, typ: str) -> int | float:
-        kind = self.hints.get(name) or kind_for(name, self.entity)
+    def _number(self, schema: dict[str, Any], typ: str, kind: str | None) -> int | float:
         lo = schema.get("minimum", schema.get("exclusiveMinimum"))
         hi = schema.get("maximum", schema.get("exclusiveMaximum"))
         value: Any = None
@@ -154,39 +105,7 @@ class Generation:
             value = float(hi)
         return value
 
-    def _string(self, schema: dict[str, Any], name: str, index: int | None, parent: str) -> str:
-        fmt = schema.get("format")
-        kind = self.hints.get(name) or kind_for(name, self.entity)
-        if fmt == "date" or fmt == "date-time":
-            value = self._dated(fmt, kind, name, index, parent)
-        elif fmt == "email":
-            value = KINDS["email"](self)
-        elif fmt in ("uri", "url", "uri-reference"):
-            value = KINDS["image_url" if kind == "image_url" else "url"](self)
-        elif fmt == "time":
-            value = f"{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 30)):02d}:00"
-        elif fmt == "uuid":
-            value = KINDS["uuid"](self)
-        elif kind in ("date", "past_date", "future_date", "datetime") and index is not None:
-            value = self._dated("date-time" if kind == "datetime" else "date", kind, name, index, parent)
-        elif kind == "id":
-            stem = snake(name)
-            stem = stem[:-3] if stem.endswith("_id") else self.id_prefix
-            value = f"{_id_prefix(stem, self.id_prefix)}_{self.rng.getrandbits(40):010x}"
-        elif kind in KINDS:
-            value = str(KINDS[kind](self))
-            if kind == "title" and self.searching and self._query:
-                value = f"{self._query.strip().title()}: {value}"
-        else:
-            value = words(self, self.rng.randint(1, 3))
-        lo, hi = schema.get("minLength"), schema.get("maxLength")
-        if isinstance(hi, int) and len(value) > hi:
-            value = value[:hi]
-        if isinstance(lo, int) and len(value) < lo:
-            value = value + "x" * (lo - len(value))
-        return value
-
-    def _dated(self, fmt: str, kind: str | None, name: str, index: int | None, parent: str) -> str:
+    def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str) -> str:
         """Dates follow the session clock; items of a series step one day (or hour) apart."""
         if index is not None:
             base = self._anchor_date()
@@ -218,18 +137,183 @@ class Generation:
                     continue
         return self.today
 
-    def _echo(self, name: str, schema: dict[str, Any]) -> Any:
+    def _limit(self) -> int | None:
+        return next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)
+
+    def _echo(self, name: str, snake_name: str, schema: dict[str, Any]) -> Any:
         """An output field named like an argument repeats it, when it fits the schema."""
-        if not name or not self.args:
-            return _MISSING
         value = self.args.get(name, _MISSING)
         if value is _MISSING:
             if self._args_snake is None:
                 self._args_snake = {snake(k): v for k, v in self.args.items()}
-            value = self._args_snake.get(snake(name), _MISSING)
+            value = self._args_snake.get(snake_name, _MISSING)
         if value is _MISSING or not fits_schema(value, schema):
             return _MISSING
         return value
+
+
+# -- schema compilation ---------------------------------------------------------------------
+#
+# Every decision that depends only on the schema, the field's name and place, the entity
+# and the profile hints (type, enum, format, value kind, length limits, which children step
+# with a series index) is taken once per schema node; the closures draw from the call's RNG
+# in the same order the decisions imply, so a compiled plan is just a faster walk.
+
+_PLANS: dict[tuple[int, str, str, str, int], tuple[Any, Any, Node]] = {}
+_MAX_PLANS = 200_000
+
+
+def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+    key = (id(schema), name, parent, entity, id(hints))
+    hit = _PLANS.get(key)
+    # The cache holds the schema and hints themselves, so an id is never reused under it.
+    if hit is None or hit[0] is not schema or hit[1] is not hints:
+        if len(_PLANS) >= _MAX_PLANS:  # schemas built on the fly must not grow it forever
+            _PLANS.clear()
+        hit = (schema, hints, _compile(schema, name, parent, entity, hints))
+        _PLANS[key] = hit
+    return hit[2]
+
+
+def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+    if not isinstance(schema, dict):
+        return lambda gen, index: gen.rng.choice(WORDS)
+    if "const" in schema:
+        const = schema["const"]
+        return lambda gen, index: const
+    inner = _compile_value(schema, name, parent, entity, hints)
+    if not name:
+        return inner
+    snake_name = snake(name)
+
+    def echo_or_generate(gen: Generation, index: int | None) -> Any:
+        if gen.args:
+            value = gen._echo(name, snake_name, schema)
+            if value is not _MISSING:
+                return value
+        return inner(gen, index)
+
+    return echo_or_generate
+
+
+def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        # Most things a search finds are live; an occasional odd status stays possible.
+        live = [v for v in enum if isinstance(v, str) and v.lower() in _LIVE_STATUSES] if name == "status" else []
+        if live:
+            return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
+        return lambda gen, index: gen.rng.choice(enum)
+    typ = schema.get("type", "string")
+    if isinstance(typ, list):
+        typ = next((t for t in typ if t != "null"), "null")
+    if typ == "object":
+        return _compile_object(schema, name, entity, hints)
+    if typ == "array":
+        return _compile_array(schema, name, entity, hints)
+    if typ == "boolean":
+        return lambda gen, index: gen.rng.random() < 0.5
+    if typ == "null":
+        return lambda gen, index: None
+    kind = hints.get(name) or kind_for(name, entity)
+    if typ in ("integer", "number"):
+        return lambda gen, index: gen._number(schema, typ, kind)
+    return _compile_string(schema, name, parent, entity, kind)
+
+
+def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
+    props = schema.get("properties") or {}
+    if not props:
+        if schema.get("additionalProperties", True) is not False:
+            return lambda gen, index: {"value": gen.rng.choice(WORDS)}
+        return lambda gen, index: {}
+    # Only the time axis of a series item steps with the item index; other dates stay random.
+    children = tuple((k, _plan(sub, k, name, entity, hints), k.lower() in _SERIES_FIELDS) for k, sub in props.items())
+    return lambda gen, index: {k: child(gen, index if series else None) for k, child, series in children}
+
+
+def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
+    lo = int(schema.get("minItems", 0))
+    hi = int(schema.get("maxItems", 10_000))
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {"type": "string"}
+    objects = items.get("type") == "object"
+    unique = bool(schema.get("uniqueItems"))
+    enum = items.get("enum")
+    sampled = enum if isinstance(enum, list) and enum and unique else None
+    child = _plan(items, _singular(name), name, entity, hints)
+
+    def array(gen: Generation, index: int | None) -> list[Any]:
+        n = gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        limit = gen._limit()
+        if limit is not None and limit > 0:
+            n = min(n, limit)
+        n = max(lo, min(hi, n))
+        if sampled is not None:
+            return gen.rng.sample(sampled, min(n, len(sampled)))
+        out = [child(gen, i) for i in range(n)]
+        if unique:
+            uniq: list[Any] = []
+            for v in out:
+                if v not in uniq:
+                    uniq.append(v)
+            out = uniq if len(uniq) >= lo else out
+        return out
+
+    return array
+
+
+def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
+    fmt = schema.get("format")
+    base: Node
+    if fmt == "date" or fmt == "date-time":
+        base = lambda gen, index: gen._dated(fmt, kind, index, parent)  # noqa: E731
+    elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
+        draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
+                     "image_url" if kind == "image_url" else "url"]
+        base = lambda gen, index: draw(gen)  # noqa: E731
+    elif fmt == "time":
+        base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"  # noqa: E731
+    else:
+        plain = _compile_plain_string(name, entity, kind)
+        if kind in ("date", "past_date", "future_date", "datetime"):
+            dfmt = "date-time" if kind == "datetime" else "date"
+            base = lambda gen, index: gen._dated(dfmt, kind, index, parent) if index is not None else plain(gen)  # noqa: E731
+        else:
+            base = lambda gen, index: plain(gen)  # noqa: E731
+    lo, hi = schema.get("minLength"), schema.get("maxLength")
+    if not isinstance(lo, int) and not isinstance(hi, int):
+        return base
+
+    def clamped(gen: Generation, index: int | None) -> str:
+        value = base(gen, index)
+        if isinstance(hi, int) and len(value) > hi:
+            value = value[:hi]
+        if isinstance(lo, int) and len(value) < lo:
+            value = value + "x" * (lo - len(value))
+        return value
+
+    return clamped
+
+
+def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[[Generation], str]:
+    """A string with no format: an id, a value of its kind, or a few words."""
+    if kind == "id":
+        stem = snake(name)
+        entity_prefix = _id_prefix(entity.lower(), "item")
+        prefix = _id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
+        return lambda gen: f"{prefix}_{gen.rng.getrandbits(40):010x}"
+    if kind in KINDS:
+        draw = KINDS[kind]
+        if kind != "title":
+            return lambda gen: str(draw(gen))
+
+        def title(gen: Generation) -> str:
+            value = str(draw(gen))
+            query = gen._query if gen.searching else None
+            return f"{query.strip().title()}: {value}" if query else value
+
+        return title
+    return lambda gen: words(gen, gen.rng.randint(1, 3))
 
 
 _MISSING: Any = object()

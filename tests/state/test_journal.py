@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import threading
+import time
+
+import state.store as store_module
 from state import CallLog, CallRecord, Database, ErrorKind
 from state.store import Durability, StateStore, compose
 from state.world import World
@@ -90,3 +94,68 @@ def test_large_batches_go_through_the_json_bulk_path_and_read_back_exactly():
     assert log.calls("j") == records
     fresh = StateStore(db, Durability.DEFERRED).world("j", 1)
     assert fresh.get("ns", "show", "show_7").data == {"title": "Ünïcode 'quoted' 7", "price": 10.5}
+
+
+def _rows_in_duckdb(db: Database) -> int:
+    return db.execute("SELECT count(*) FROM call_log").fetchone()[0]
+
+
+def _wait_for_rows(db: Database, n: int, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _rows_in_duckdb(db) >= n:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _journaled_store(tmp_path) -> tuple[Database, StateStore]:
+    db = Database(tmp_path / "f.duckdb")
+    CallLog(db)
+    return db, StateStore(db, Durability.JOURNAL)
+
+
+def test_the_flusher_writes_queued_calls_once_calls_pause(tmp_path):
+    db, store = _journaled_store(tmp_path)
+    store.start_flusher()
+    store.commit_ops([CallLog.op(_record(0)), CallLog.op(_record(1))])
+    assert _rows_in_duckdb(db) == 0  # queued: nothing was written on the caller's thread
+    assert _wait_for_rows(db, 2, timeout=store_module.FLUSH_IDLE_S * 8)
+    store.close()
+
+
+def test_under_steady_load_the_flusher_still_writes_by_the_max_delay(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 0.05)
+    monkeypatch.setattr(store_module, "FLUSH_MAX_DELAY_S", 0.3)
+    db, store = _journaled_store(tmp_path)
+    store.start_flusher()
+    # A call every 10 ms never leaves the store idle for 50 ms.
+    seq, deadline = 0, time.monotonic() + 1.5
+    while time.monotonic() < deadline and _rows_in_duckdb(db) == 0:
+        store.commit_ops([CallLog.op(_record(seq))])
+        seq += 1
+        time.sleep(0.01)
+    assert _rows_in_duckdb(db) > 0
+    assert seq < 100  # it took about the max delay (0.3 s), not the whole window
+    store.close()
+    assert _rows_in_duckdb(db) == seq  # close writes the rest
+
+
+def test_a_full_queue_wakes_the_flusher_instead_of_writing_on_the_callers_thread(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "FLUSH_AT_OPS", 4)
+    monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 10.0)
+    monkeypatch.setattr(store_module, "FLUSH_MAX_DELAY_S", 10.0)
+    db, store = _journaled_store(tmp_path)
+    writers: list[str] = []
+    flush = store.flush
+
+    def recording_flush() -> None:
+        writers.append(threading.current_thread().name)
+        flush()
+
+    monkeypatch.setattr(store, "flush", recording_flush)
+    store.start_flusher()
+    store.commit_ops([CallLog.op(_record(i)) for i in range(4)])
+    assert _wait_for_rows(db, 4, timeout=2.0)
+    assert writers == ["toolenv-flusher"]
+    store.close()
