@@ -23,6 +23,7 @@ from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import ArgumentError, SessionError, ToolCallError
 from env_server.search import ToolSearchIndex
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
+from env_server.simulators.generate import canonical_args
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
 from state.store import StateStore
@@ -286,8 +287,9 @@ class ToolEnvironment:
         message: str | None = None
         kind: ErrorKind | None = None
         world = self.store.world(view.session_id, view.record.seed)
+        args_json = canonical_args(args)  # once, for the call seed and the log row
         try:
-            result = self._run(view, spec, name, args, world)
+            result = self._run(view, spec, name, args, world, args_json)
         except ToolCallError as exc:
             message, kind = str(exc), ErrorKind(exc.kind)
         except Exception:  # boundary: a simulator bug must not crash the server or blame the agent
@@ -296,7 +298,7 @@ class ToolEnvironment:
         # Encoded here once, for both the log row and the agent's text content.
         result_json = json.dumps(result, ensure_ascii=False) if kind is None and self.store.persistent else None
         seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world,
-                           result_json=result_json)
+                           result_json=result_json, args_json=args_json)
         outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq,
                               result_json=result_json)
         if hook is not None:
@@ -319,7 +321,9 @@ class ToolEnvironment:
         seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, None)
         return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
 
-    def _run(self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any], world: World) -> dict[str, Any]:
+    def _run(
+        self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any], world: World, args_json: str
+    ) -> dict[str, Any]:
         if spec is SEARCH_TOOL:
             return self._search(view, args)
         problems = self.catalog.validators[spec.name].problems(args)
@@ -330,6 +334,7 @@ class ToolEnvironment:
             seed=view.record.seed,
             today=view.record.today,
             state=StateHandle(world, self.rules),
+            args_json=args_json,
         )
         return simulate(spec, args, ctx)
 
@@ -366,6 +371,7 @@ class ToolEnvironment:
         world: World | None,
         *,
         result_json: str | None = None,
+        args_json: str | None = None,
     ) -> int:
         seq = self.log.next_seq(view.session_id)
         if not self.store.persistent:  # ephemeral: no call log; only drop the world's pending changes
@@ -373,7 +379,7 @@ class ToolEnvironment:
                 self.store.commit(world)
             return seq
         op = CallLog.call_op(
-            view.session_id, seq, name, args,
+            view.session_id, seq, name, args_json if args_json is not None else canonical_args(args),
             result_json if result_json is not None else json.dumps(result, ensure_ascii=False),
             kind, round((time.perf_counter() - started) * 1000, 3), self._clock().isoformat(),
         )

@@ -110,13 +110,13 @@ class CallLog:
 
     @staticmethod
     def call_op(
-        session_id: str, seq: int, tool: str, arguments: dict[str, Any], result_json: str,
+        session_id: str, seq: int, tool: str, arguments_json: str, result_json: str,
         error_kind: ErrorKind | None, latency_ms: float, ts: str,
     ) -> list[object]:
         """``op`` for the serving hot path: no ``CallRecord`` is built (pydantic costs more
-        than the rest of the row), and the result comes already encoded, as the agent got it."""
+        than the rest of the row), and arguments and result come already encoded."""
         return ["insert", "call_log", [
-            session_id, seq, tool, json.dumps(arguments, sort_keys=True, ensure_ascii=False), result_json,
+            session_id, seq, tool, arguments_json, result_json,
             error_kind is not None, error_kind.value if error_kind else None, latency_ms, ts,
         ]]  # same columns as ``row``; here a call is an error exactly when it has a kind
 
@@ -126,7 +126,7 @@ class CallLog:
         # come from the agent, so they are sorted into a canonical form.
         return [
             record.session_id, record.seq, record.tool,
-            json.dumps(record.arguments, sort_keys=True, ensure_ascii=False),
+            json.dumps(record.arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
             json.dumps(record.result, ensure_ascii=False), record.is_error,
             record.error_kind.value if record.error_kind else None, record.latency_ms, record.ts,
         ]

@@ -24,6 +24,9 @@ class SimContext:
     seed: int = 0
     today: dt.date = DEFAULT_TODAY
     state: Any = None
+    # The call's arguments as canonical JSON, when the caller encoded them already (the
+    # environment does, for its log): the call seed then reuses them instead of re-encoding.
+    args_json: str | None = None
 
 
 class Simulator(Protocol):

@@ -33,9 +33,20 @@ _LIVE_STATUSES = frozenset(
 _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
 
 
-def call_seed(tool: str, args: dict[str, Any], seed: int) -> int:
-    """Stable 64-bit seed from the tool name, canonical arguments and session seed."""
-    blob = json.dumps([tool, args, seed], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def canonical_args(args: dict[str, Any]) -> str:
+    """Arguments as canonical JSON: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def call_seed(tool: str, args: dict[str, Any], seed: int, args_json: str | None = None) -> int:
+    """Stable 64-bit seed from the tool name, canonical arguments and session seed.
+
+    The hashed text is the canonical JSON of ``[tool, args, seed]``; ``args_json`` (from
+    ``canonical_args``) spares encoding the arguments a second time.
+    """
+    if args_json is None:
+        args_json = canonical_args(args)
+    blob = f"[{json.dumps(tool, ensure_ascii=False)},{args_json},{int(seed)}]"
     return int.from_bytes(hashlib.sha256(blob.encode("utf-8")).digest()[:8], "big")
 
 
@@ -332,20 +343,22 @@ def _singular(name: str) -> str:
     return name
 
 
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
 def fits_schema(value: Any, schema: dict[str, Any]) -> bool:
     """Cheap check that a scalar satisfies a schema's type, enum, range and format."""
     typ = schema.get("type")
     if isinstance(typ, list):
         return any(fits_schema(value, {**schema, "type": t}) for t in typ)
-    checks = {
-        "string": lambda v: isinstance(v, str),
-        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "boolean": lambda v: isinstance(v, bool),
-        "null": lambda v: v is None,
-    }
-    if typ in checks:
-        if not checks[typ](value):
+    if typ in _TYPE_CHECKS:
+        if not _TYPE_CHECKS[typ](value):
             return False
     elif typ is not None:
         return False  # arrays/objects are generated, not echoed

@@ -18,7 +18,7 @@ from env_server.simulators.generate import Generation, call_seed
 def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
     profile = spec.profile
     gen = Generation(
-        seed=call_seed(spec.name, args, ctx.seed),
+        seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
         today=ctx.today,
         args=args,
         entity=profile.entity,
