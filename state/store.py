@@ -68,6 +68,7 @@ FLUSH_MAX_DELAY_S = 5.0
 TRUNCATE_AT_BYTES = 16 * 1024 * 1024
 ROWS_PER_STATEMENT = 400
 BULK_ROWS = 8
+BULK_CHUNK_ROWS = 256
 
 
 class Durability(str, Enum):
@@ -99,11 +100,13 @@ def compose(ops: list[Op], column_types: Callable[[str], list[str]] | None = Non
             verb = "INSERT OR REPLACE INTO" if kind == "upsert" else "INSERT INTO"
             if column_types is not None and len(values) >= BULK_ROWS:
                 casts = ", ".join(f"r[{i + 1}]::{t}" for i, t in enumerate(column_types(table)))
-                out.append((
-                    f"{verb} {table} SELECT {casts} FROM (SELECT unnest(from_json(?::JSON, '[\"JSON\"]')) AS j) t, "
-                    "LATERAL (SELECT from_json(j, '[\"VARCHAR\"]') AS r)",
-                    [json.dumps(values, separators=(",", ":"), ensure_ascii=False)],
-                ))
+                sql = (f"{verb} {table} SELECT {casts} FROM (SELECT unnest(from_json(?::JSON, '[\"JSON\"]')) AS j) t, "
+                       "LATERAL (SELECT from_json(j, '[\"VARCHAR\"]') AS r)")
+                # One document per chunk: encoding holds the GIL, and a batch of thousands of
+                # rows in one json.dumps would stall the event loop for tens of milliseconds.
+                for i in range(0, len(values), BULK_CHUNK_ROWS):
+                    doc = json.dumps(values[i : i + BULK_CHUNK_ROWS], separators=(",", ":"), ensure_ascii=False)
+                    out.append((sql, [doc]))
                 continue
             width = len(values[0])
             tuple_sql = "(" + ", ".join(["?"] * width) + ")"

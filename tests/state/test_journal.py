@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -159,3 +160,18 @@ def test_a_full_queue_wakes_the_flusher_instead_of_writing_on_the_callers_thread
     assert _wait_for_rows(db, 4, timeout=2.0)
     assert writers == ["toolenv-flusher"]
     store.close()
+
+
+def test_a_large_batch_is_written_as_bounded_bulk_documents_in_order(tmp_path):
+    # Each document is one json.dumps holding the GIL; chunking keeps that short.
+    rows = [["s", i] for i in range(2 * store_module.BULK_CHUNK_ROWS + 7)]
+    stmts = compose([["insert", "t", r] for r in rows], lambda table: ["VARCHAR", "INTEGER"])
+    assert len(stmts) == 3
+    decoded = [row for _, params in stmts for row in json.loads(params[0])]
+    assert decoded == rows
+
+    db = Database(tmp_path / "bulk.duckdb")
+    db.execute("CREATE TABLE t (s VARCHAR, n INTEGER)")
+    for sql, params in stmts:
+        db.execute(sql, params)
+    assert db.execute("SELECT count(*), sum(n) FROM t").fetchone() == (len(rows), sum(range(len(rows))))
