@@ -11,7 +11,7 @@ is the median of the per-round ratios, printed with its range. With ``--pin`` (t
 when the machine has two or more CPUs) both servers run on CPU 1 and the client on CPU 0,
 so the client's own work is not billed to, or scheduled against, the server being measured.
 
-Run: ``python bench/bench_server.py [--calls 1000] [--rounds 10] [--catalog PATH] [--no-pin]``.
+Run: ``python bench/bench_server.py [--calls 3000] [--rounds 10] [--catalog PATH] [--no-pin]``.
 """
 
 from __future__ import annotations
@@ -178,11 +178,11 @@ def report(ours: Target, echo: Target, catalog: Path | None, pinned: bool, listi
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--calls", type=int, default=1000, help="sequential calls per server, over all rounds")
+    ap.add_argument("--calls", type=int, default=3000, help="sequential calls per server, over all rounds")
     ap.add_argument("--rounds", type=int, default=10, help="alternating sequential rounds")
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--per-client", type=int, default=60, help="calls per concurrent client per round")
-    ap.add_argument("--conc-rounds", type=int, default=4, help="alternating concurrent rounds")
+    ap.add_argument("--conc-rounds", type=int, default=8, help="alternating concurrent rounds")
     ap.add_argument("--catalog", type=Path, default=None, help="catalog for our server (default: tools_en.jsonl if present)")
     ap.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
                     help="servers on CPU 1, this client on CPU 0 (default: on with 2+ CPUs)")
