@@ -50,6 +50,7 @@ def _is_datetime(value: object) -> bool:
 def _is_email(value: object) -> bool:
     return not isinstance(value, str) or ("@" in value and "." in value.rsplit("@", 1)[-1])
 
+
 _RS_FORMATS = {"date": _is_date, "date-time": _is_datetime, "email": _is_email}
 
 MAX_REPORTED = 5

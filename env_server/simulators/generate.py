@@ -1,10 +1,10 @@
 """Schema-driven value generation: one JSON value per output schema, seeded and realistic.
 
-``Generation`` carries everything one call's generation needs: the seeded RNG and Faker,
-the session clock, the call's arguments (for echoing) and the profile hints. ``fill``
-walks a schema and honours ``type``, ``enum``, ``const``, ``minimum``/``maximum``,
-``minLength``/``maxLength``, ``minItems``/``maxItems`` and ``format``, so every output
-validates against the tool's output schema by construction.
+``Generation`` carries everything one call's generation needs: the seeded RNG, the
+session clock, the call's arguments (for echoing) and the profile hints. ``fill`` runs a
+plan compiled once per schema node that honours ``type``, ``enum``, ``const``,
+``minimum``/``maximum``, ``minLength``/``maxLength``, ``minItems``/``maxItems`` and
+``format``, so every output validates against the tool's output schema by construction.
 """
 
 from __future__ import annotations
@@ -177,8 +177,9 @@ _MAX_PLANS = 200_000
 def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     key = (id(schema), name, parent, entity, id(hints))
     hit = _PLANS.get(key)
-    # The cache holds the schema and hints themselves, so an id is never reused under it.
-    if hit is None or hit[0] is not schema or hit[1] is not hints:
+    # An entry holds the schema and hints themselves, so their ids can't be reused by other
+    # objects while it exists.
+    if hit is None:
         if len(_PLANS) >= _MAX_PLANS:  # schemas built on the fly must not grow it forever
             _PLANS.clear()
         hit = (schema, hints, _compile(schema, name, parent, entity, hints))

@@ -6,6 +6,7 @@ import json
 from jsonschema import Draft202012Validator
 
 from env_server.simulators import SimContext, simulate
+from env_server.simulators.generate import Generation
 
 
 def test_identical_inputs_give_identical_bytes(builtin_catalog):
@@ -56,3 +57,14 @@ def test_imported_read_tool_echoes_the_requested_id(wtb_catalog):
     spec = wtb_catalog.tools["getShowDetail"]
     out = simulate(spec, {"activity_id": "show_42"}, SimContext())
     assert out["show_id"] == "show_42"
+
+
+def test_a_schema_built_on_the_fly_never_gets_a_stale_compiled_plan():
+    # Plans are cached by schema identity; a new dict may reuse a dead one's id, and must
+    # still be compiled for what it says.
+    today = dt.date(2026, 1, 15)
+    for i in range(200):
+        typ = ("string", "integer", "boolean")[i % 3]
+        value = Generation(seed=i, today=today, args={}).fill({"type": "object", "properties": {"v": {"type": typ}}})
+        expected = {"string": str, "integer": int, "boolean": bool}[typ]
+        assert type(value["v"]) is expected, (i, typ, value)
