@@ -116,7 +116,8 @@ def _param_path(error: ValidationError) -> str:
 def _show(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
     kind = _json_type(value)
-    return f"{kind} {text[:80]}" if kind not in ("string",) else text[:80]
+    # A string or null speaks for itself ("x", null); other values get their JSON type.
+    return text[:80] if kind in ("string", "null") else f"{kind} {text[:80]}"
 
 
 def _json_type(value: Any) -> str:

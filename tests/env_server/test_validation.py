@@ -101,3 +101,8 @@ def test_fast_path_agrees_with_jsonschema_on_every_spec(catalog_fixture: str, re
 def test_a_value_json_cannot_carry_falls_back_to_a_readable_message():
     (msg,) = ArgumentValidator("t", SCHEMA).problems({"city": object()})
     assert msg.startswith("parameter 'city': expected string, got ")
+
+
+def test_a_null_argument_is_shown_once():
+    (msg,) = ArgumentValidator("t", SCHEMA).problems({"city": None})
+    assert msg == "parameter 'city': expected string, got null"
