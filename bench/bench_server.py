@@ -148,31 +148,34 @@ async def list_time(url: str, repeats: int = 10) -> tuple[int, float]:
     return len(listing.tools), statistics.median(times)
 
 
-def ratio_line(label: str, ours: list[float], echo: list[float], pooled: tuple[float, float]) -> str:
+def ratio_line(label: str, pooled: tuple[float, float], ours: list[float] | None = None,
+               echo: list[float] | None = None) -> str:
+    """One metric: pooled values, then the median per-round ratio and its range (or, for
+    rows measured only over all calls together, the pooled ratio)."""
+    head = f"{label:<26}{pooled[0]:>9.2f}{pooled[1]:>9.2f}"
+    if ours is None or echo is None:
+        return f"{head}{pooled[0] / pooled[1]:>10.2f}   (pooled)"
     per_round = [o / e for o, e in zip(ours, echo) if e > 0]
-    spread = f"{min(per_round):.2f}-{max(per_round):.2f}" if per_round else "n/a"
-    return (f"{label:<26}{pooled[0]:>9.2f}{pooled[1]:>9.2f}"
-            f"{statistics.median(per_round) if per_round else float('nan'):>10.2f}   {spread}")
+    return f"{head}{statistics.median(per_round):>10.2f}   {min(per_round):.2f}-{max(per_round):.2f}"
 
 
 def report(ours: Target, echo: Target, catalog: Path | None, pinned: bool, listing: tuple[int, float]) -> None:
     placement = f"client on CPU {CLIENT_CPU}, servers on CPU {SERVER_CPU}" if pinned else "not pinned"
     print(f"catalog for call bench: {catalog or 'built-in'}; tool: {ours.tool}; {placement}")
     print(f"{'metric':<26}{'ours':>9}{'echo':>9}{'ratio':>10}   per-round range")
-    print(ratio_line("median_ms (sequential)", [statistics.median(ours.seq_latency)],
-                     [statistics.median(echo.seq_latency)],
+    print(ratio_line("median_ms (sequential)",
                      (statistics.median(ours.seq_latency), statistics.median(echo.seq_latency))))
-    print(ratio_line("p99_ms (sequential)", [pct(ours.seq_latency, 0.99)], [pct(echo.seq_latency, 0.99)],
-                     (pct(ours.seq_latency, 0.99), pct(echo.seq_latency, 0.99))))
-    print(ratio_line("cpu_ms_per_call (seq)", ours.seq_cpu, echo.seq_cpu,
-                     (statistics.mean(ours.seq_cpu), statistics.mean(echo.seq_cpu))))
-    print(ratio_line("conc_calls_per_s (16)", ours.conc_rate, echo.conc_rate,
-                     (statistics.median(ours.conc_rate), statistics.median(echo.conc_rate))))
-    print(ratio_line("conc_p99_ms (16)", ours.conc_p99, echo.conc_p99,
-                     (pct(ours.conc_latency, 0.99), pct(echo.conc_latency, 0.99))))
-    print(ratio_line("cpu_ms_per_call (16)", ours.conc_cpu, echo.conc_cpu,
-                     (statistics.mean(ours.conc_cpu), statistics.mean(echo.conc_cpu))))
-    print("ratio = median over rounds of ours/echo (sequential latency rows: pooled over all calls)")
+    print(ratio_line("p99_ms (sequential)", (pct(ours.seq_latency, 0.99), pct(echo.seq_latency, 0.99))))
+    print(ratio_line("cpu_ms_per_call (seq)", (statistics.mean(ours.seq_cpu), statistics.mean(echo.seq_cpu)),
+                     ours.seq_cpu, echo.seq_cpu))
+    print(ratio_line("conc_calls_per_s (16)",
+                     (statistics.median(ours.conc_rate), statistics.median(echo.conc_rate)),
+                     ours.conc_rate, echo.conc_rate))
+    print(ratio_line("conc_p99_ms (16)", (pct(ours.conc_latency, 0.99), pct(echo.conc_latency, 0.99)),
+                     ours.conc_p99, echo.conc_p99))
+    print(ratio_line("cpu_ms_per_call (16)", (statistics.mean(ours.conc_cpu), statistics.mean(echo.conc_cpu)),
+                     ours.conc_cpu, echo.conc_cpu))
+    print("ratio = median over rounds of ours/echo, or (pooled) over all calls")
     print(f"tools/list ({listing[0]} tools, built-in catalog, SDK client, median of 10): {listing[1]:.1f} ms")
 
 
