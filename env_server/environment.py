@@ -9,7 +9,6 @@ arguments, simulate, and append the call to the log before returning. The MCP ha
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import secrets
 import time
@@ -26,6 +25,7 @@ from env_server.simulators import CatalogRules, SimContext, StateHandle, simulat
 from env_server.simulators.generate import canonical_args
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
+from state.encoding import encode_text
 from state.store import StateStore
 from state.world import World
 
@@ -109,7 +109,7 @@ class CallOutcome:
         """The result as JSON text (the MCP text content), encoded once per call."""
         if self.result_json is not None:
             return self.result_json
-        return json.dumps(self.result, ensure_ascii=False)
+        return encode_text(self.result)
 
 
 class CallHook(Protocol):
@@ -296,7 +296,7 @@ class ToolEnvironment:
             logger.exception("simulator failed for %s in session %s", spec.name, view.session_id)
             message, kind = "Internal simulator error; this call is not counted against you.", ErrorKind.INFRA_ERROR
         # Encoded here once, for both the log row and the agent's text content.
-        result_json = json.dumps(result, ensure_ascii=False) if kind is None and self.store.persistent else None
+        result_json = encode_text(result) if kind is None and self.store.persistent else None
         seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world,
                            result_json=result_json, args_json=args_json)
         outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq,
@@ -380,7 +380,7 @@ class ToolEnvironment:
             return seq
         op = CallLog.call_op(
             view.session_id, seq, name, args_json if args_json is not None else canonical_args(args),
-            result_json if result_json is not None else json.dumps(result, ensure_ascii=False),
+            result_json if result_json is not None else encode_text(result),
             kind, round((time.perf_counter() - started) * 1000, 3), self._clock().isoformat(),
         )
         # The call's state changes and its log row commit in one transaction.

@@ -129,18 +129,21 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
         except SessionError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
 
-    async def on_call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> dict[str, Any]:
         try:
             outcome = env.call_tool(session_of(ctx, env), params.name, params.arguments, ctx.meta)
         except UnknownToolError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc), data={"suggestions": exc.suggestions}) from None
         except SessionError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        # Wire dicts, not models: the SDK validates every result against the protocol
+        # version's surface anyway (which drops ``resultType`` on pre-2026 versions), and
+        # building a model first would walk the result twice more.
         if outcome.is_error:
-            return types.CallToolResult(content=[types.TextContent(type="text", text=outcome.message or "")], is_error=True)
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=outcome.result_text())], structured_content=outcome.result
-        )
+            return {"content": [{"type": "text", "text": outcome.message or ""}], "isError": True,
+                    "resultType": "complete"}
+        return {"content": [{"type": "text", "text": outcome.result_text()}], "structuredContent": outcome.result,
+                "isError": False, "resultType": "complete"}
 
     def input_schema(name: str) -> dict[str, Any] | None:
         spec = env.catalog.get(name)

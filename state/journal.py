@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from state.encoding import encode_compact
+
 
 class Journal:
     def __init__(self, path: Path, *, fsync: bool = False) -> None:
@@ -25,7 +27,7 @@ class Journal:
         self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def append(self, ops: list[Any]) -> None:
-        line = (json.dumps(ops, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        line = (encode_compact(ops) + "\n").encode("utf-8")
         os.write(self._fd, line)
         if self._fsync:
             os.fsync(self._fd)

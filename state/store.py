@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from state.db import MEMORY, Database
+from state.encoding import encode_compact
 from state.journal import Journal
 from state.world import RowState, World, canonical
 
@@ -105,7 +106,7 @@ def compose(ops: list[Op], column_types: Callable[[str], list[str]] | None = Non
                 # One document per chunk: encoding holds the GIL, and a batch of thousands of
                 # rows in one json.dumps would stall the event loop for tens of milliseconds.
                 for i in range(0, len(values), BULK_CHUNK_ROWS):
-                    doc = json.dumps(values[i : i + BULK_CHUNK_ROWS], separators=(",", ":"), ensure_ascii=False)
+                    doc = encode_compact(values[i : i + BULK_CHUNK_ROWS])
                     out.append((sql, [doc]))
                 continue
             width = len(values[0])

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from state.encoding import encode_canonical_lenient
 
 RowKey = tuple[str, str, str]  # (namespace, entity, id)
 
 
 def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return encode_canonical_lenient(value)
 
 
 @dataclass

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
-import json
 import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from types import MappingProxyType
 from typing import Any
 
 from env_server.simulators.values import KINDS, WORDS, kind_for, snake, words
+from state.encoding import encode_canonical, sha256
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
@@ -35,7 +35,7 @@ _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_te
 
 def canonical_args(args: dict[str, Any]) -> str:
     """Arguments as canonical JSON: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return encode_canonical(args)
 
 
 def call_seed(tool: str, args: dict[str, Any], seed: int, args_json: str | None = None) -> int:
@@ -46,8 +46,8 @@ def call_seed(tool: str, args: dict[str, Any], seed: int, args_json: str | None 
     """
     if args_json is None:
         args_json = canonical_args(args)
-    blob = f"[{json.dumps(tool, ensure_ascii=False)},{args_json},{int(seed)}]"
-    return int.from_bytes(hashlib.sha256(blob.encode("utf-8")).digest()[:8], "big")
+    blob = f"[{encode_basestring(tool)},{args_json},{int(seed)}]"
+    return int.from_bytes(sha256(blob.encode("utf-8")).digest()[:8], "big")
 
 
 # A compiled schema node: (generation, series index or None) -> value.

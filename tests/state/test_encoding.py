@@ -1,0 +1,54 @@
+"""The prebuilt encoders give exactly the bytes of the ``json.dumps`` calls they replace."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from state.encoding import encode_canonical, encode_canonical_lenient, encode_compact, encode_text, sha256
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_each_encoder_matches_its_json_dumps_call(value: object) -> None:
+    assert encode_text(value) == json.dumps(value, ensure_ascii=False)
+    assert encode_compact(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    assert encode_canonical(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_non_ascii_quotes_and_special_floats_match_json_dumps() -> None:
+    value = {"b": ["Zürich \"quoted\"\n", 1e300, -0.0, math.inf, math.nan], "a": {"東京": None}}
+    assert encode_text(value) == json.dumps(value, ensure_ascii=False)
+    assert encode_canonical(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_lenient_encoder_turns_non_json_values_into_strings() -> None:
+    value = {"when": dt.date(2026, 1, 2), "n": 1}
+    assert encode_canonical_lenient(value) == '{"n":1,"when":"2026-01-02"}'
+
+
+def test_strict_encoders_reject_non_json_values_with_type_error() -> None:
+    with pytest.raises(TypeError, match="date is not JSON serializable"):
+        encode_text({"when": dt.date(2026, 1, 2)})
+
+
+def test_encoders_are_reusable_after_a_failed_encode() -> None:
+    with pytest.raises(TypeError):
+        encode_compact([1, {"x": object()}])
+    assert encode_compact([1, {"x": 2}]) == "[1,{\"x\":2}]"
+
+
+def test_builtin_sha256_gives_hashlib_digest() -> None:
+    for blob in (b"", b"abc", "città".encode() * 100):
+        assert sha256(blob).digest() == hashlib.sha256(blob).digest()
