@@ -1,8 +1,9 @@
 """Benchmark: toolenv vs a bare MCP echo server, same SDK and transport, measured in one run.
 
 Reports, for each server: median and p99 ``call_tool`` latency over sequential calls,
-throughput and p99 with 16 concurrent clients, and server CPU per call (utime + stime from
-/proc/<pid>/stat, so it includes the journal flusher and DuckDB's threads); then the ratios
+throughput and p99 with 16 concurrent clients, and server CPU per call (the on-CPU time of
+every thread of the server process, so it includes the journal flusher and DuckDB's threads, read
+``SETTLE_S`` after each round so the batch the round left behind is counted); then the ratios
 ours/echo and the ``tools/list`` time of our full built-in listing.
 
 Method. A shared two-core VM drifts by tens of percent within a minute, so the two servers
@@ -11,7 +12,7 @@ is the median of the per-round ratios, printed with its range. With ``--pin`` (t
 when the machine has two or more CPUs) both servers run on CPU 1 and the client on CPU 0,
 so the client's own work is not billed to, or scheduled against, the server being measured.
 
-Run: ``python bench/bench_server.py [--calls 3000] [--rounds 10] [--catalog PATH] [--no-pin]``.
+Run: ``python bench/bench_server.py [--calls 6000] [--rounds 40] [--catalog PATH] [--no-pin]``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 WTB = ROOT.parent / "shared" / "data" / "wildtoolbench" / "tools_en.jsonl"
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_CPU, CLIENT_CPU = 1, 0
+# CPU is read this long after a round's last answer, so work the calls left behind (our
+# journal flusher checks every 0.25 s and writes a batch to DuckDB once calls paused
+# 0.25 s, so within 0.5 s plus the write) is billed to them.
+SETTLE_S = 0.8
 
 
 def free_port() -> int:
@@ -47,8 +52,14 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    """CPU time of all the process's threads, in ns resolution from each thread's
+    schedstat; /proc/<pid>/stat counts in 10 ms ticks, a few percent of a round."""
+    try:
+        return sum(int((task / "schedstat").read_text().split()[0])
+                   for task in Path(f"/proc/{pid}/task").iterdir()) / 1e9
+    except (OSError, ValueError):  # a thread that exits mid-read, or no schedstat
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def start(cmd: list[str], port: int, pin: bool) -> subprocess.Popen[bytes]:
@@ -95,6 +106,7 @@ async def sequential_round(target: Target, client: Client, calls: int, offset: i
         t = time.perf_counter()
         await client.call_tool(target.tool, target.make_args(offset + i))
         target.seq_latency.append((time.perf_counter() - t) * 1000)
+    await anyio.sleep(SETTLE_S)
     target.seq_cpu.append((cpu_seconds(target.pid) - cpu0) / calls * 1000)
 
 
@@ -112,6 +124,7 @@ async def concurrent_round(target: Target, clients: list[Client], per_client: in
         for k, client in enumerate(clients):
             tg.start_soon(worker, k, client)
     wall, total = time.perf_counter() - t0, len(clients) * per_client
+    await anyio.sleep(SETTLE_S)
     target.conc_cpu.append((cpu_seconds(target.pid) - cpu0) / total * 1000)
     target.conc_rate.append(total / wall)
     target.conc_p99.append(pct(latencies, 0.99))
@@ -181,11 +194,11 @@ def report(ours: Target, echo: Target, catalog: Path | None, pinned: bool, listi
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--calls", type=int, default=3000, help="sequential calls per server, over all rounds")
-    ap.add_argument("--rounds", type=int, default=10, help="alternating sequential rounds")
+    ap.add_argument("--calls", type=int, default=6000, help="sequential calls per server, over all rounds")
+    ap.add_argument("--rounds", type=int, default=40, help="alternating sequential rounds")
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--per-client", type=int, default=60, help="calls per concurrent client per round")
-    ap.add_argument("--conc-rounds", type=int, default=8, help="alternating concurrent rounds")
+    ap.add_argument("--conc-rounds", type=int, default=12, help="alternating concurrent rounds")
     ap.add_argument("--catalog", type=Path, default=None, help="catalog for our server (default: tools_en.jsonl if present)")
     ap.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
                     help="servers on CPU 1, this client on CPU 0 (default: on with 2+ CPUs)")
