@@ -77,9 +77,8 @@ class ToolListings:
         end = start + self._env.settings.page_size
         return types.ListToolsResult(tools=tools[start:end], next_cursor=str(end) if end < len(tools) else None)
 
-    async def cache_middleware(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
-        if ctx.method != "tools/list":
-            return await call_next(ctx)
+    async def serve_cached(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        """Answer a ``tools/list`` from the cached wire form (filled on the first miss)."""
         params = ctx.params if isinstance(ctx.params, dict) else {}
         cursor = params.get("cursor") if isinstance(params.get("cursor"), str) else None
         try:
@@ -100,19 +99,30 @@ BASE_INSTRUCTIONS = (
 _INSTRUCTION_METHODS = frozenset({"initialize", "server/discover"})
 
 
-def session_instructions(env: ToolEnvironment) -> Any:
-    """Middleware: a session with an extension (the user channel) gets its own ``instructions``.
+def session_instructions(env: ToolEnvironment, ctx: ServerRequestContext[Any, Any], result: Any) -> Any:
+    """A session with an extension (the user channel) gets its own ``instructions``.
 
     The low-level ``Server`` holds one global ``instructions`` string; the handshake result
     passes through middleware as a wire dict, so it is rewritten here per request path.
     """
+    if isinstance(result, dict):
+        extension = env.extensions.get(session_of(ctx, env))
+        if extension is not None and extension.instructions:
+            return {**result, "instructions": extension.instructions}
+    return result
+
+
+def build_middleware(env: ToolEnvironment, listings: ToolListings) -> Any:
+    """The one middleware: cached listings and per-session instructions. One layer, not
+    two, because every layer is another coroutine on each ``tools/call``."""
 
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        method = ctx.method
+        if method == "tools/list":
+            return await listings.serve_cached(ctx, call_next)
         result = await call_next(ctx)
-        if ctx.method in _INSTRUCTION_METHODS and isinstance(result, dict):
-            extension = env.extensions.get(session_of(ctx, env))
-            if extension is not None and extension.instructions:
-                result = {**result, "instructions": extension.instructions}
+        if method in _INSTRUCTION_METHODS:
+            return session_instructions(env, ctx, result)
         return result
 
     return middleware
@@ -157,6 +167,5 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
         on_call_tool=on_call_tool,
         get_tool_input_schema=input_schema,
     )
-    server.middleware.append(listings.cache_middleware)
-    server.middleware.append(session_instructions(env))
+    server.middleware.append(build_middleware(env, listings))
     return server

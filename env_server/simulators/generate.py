@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from types import MappingProxyType
 from typing import Any
 
+from env_server.simulators.rng import SimRandom
 from env_server.simulators.values import KINDS, WORDS, kind_for, snake, words
 from state.encoding import encode_canonical, sha256
 
@@ -57,7 +57,7 @@ _NO_HINTS: Mapping[str, str] = MappingProxyType({})
 
 @dataclass
 class Generation:
-    """Per-call generation state: a ``random.Random`` seeded for this call alone."""
+    """Per-call generation state: a random generator seeded for this call alone."""
 
     seed: int
     today: dt.date
@@ -66,10 +66,10 @@ class Generation:
     hints: Mapping[str, str] = field(default_factory=lambda: _NO_HINTS)  # one shared object: plans key on it
     searching: bool = False
     id_prefix: str = "item"
-    rng: random.Random = field(init=False)
+    rng: SimRandom = field(init=False)
 
     def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+        self.rng = SimRandom(self.seed)
         self.id_prefix = _id_prefix(self.entity.lower(), "item")
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
 
