@@ -2,8 +2,9 @@
 
 Reports, for each server: median and p99 ``call_tool`` latency over sequential calls,
 throughput and p99 with 16 concurrent clients, and server CPU per call (the on-CPU time of
-every thread of the server process, so it includes the journal flusher and DuckDB's threads, read
-``SETTLE_S`` after each round so the batch the round left behind is counted); then the ratios
+every thread of the server process, so it includes the journal flusher and DuckDB's
+threads; each round's window runs until that server's next round, so the batch a round
+leaves behind is billed to it); then the ratios
 ours/echo and the ``tools/list`` time of our full built-in listing.
 
 Method. A shared two-core VM drifts by tens of percent within a minute, so the two servers
@@ -35,14 +36,18 @@ import anyio
 import httpx
 from mcp import Client
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from state.store import FLUSH_IDLE_S, FLUSH_POLL_S  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 WTB = ROOT.parent / "shared" / "data" / "wildtoolbench" / "tools_en.jsonl"
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_CPU, CLIENT_CPU = 1, 0
-# CPU is read this long after a round's last answer, so work the calls left behind (our
-# journal flusher checks every 0.25 s and writes a batch to DuckDB once calls paused
-# 0.25 s, so within 0.5 s plus the write) is billed to them.
-SETTLE_S = 0.8
+# A round's CPU window runs from its first call until the same server's next round is set
+# up, so background work the calls left behind (our journal flusher writes a batch to
+# DuckDB once calls pause FLUSH_IDLE_S) is billed to them even though it runs while the
+# other server is being measured. After the last round both servers get SETTLE_S.
+SETTLE_S = FLUSH_IDLE_S + FLUSH_POLL_S + 0.75
 
 
 def free_port() -> int:
@@ -98,16 +103,26 @@ class Target:
     conc_cpu: list[float] = field(default_factory=list)
     conc_rate: list[float] = field(default_factory=list)  # calls/s, per round
     conc_p99: list[float] = field(default_factory=list)  # per round
+    window: tuple[float, int, list[float]] | None = None  # open CPU window: start, calls, sink
+
+    def open_window(self, calls: int, sink: list[float]) -> None:
+        self.close_window()
+        self.window = (cpu_seconds(self.pid), calls, sink)
+
+    def close_window(self) -> None:
+        """Bill the CPU since the window opened (calls and their background work)."""
+        if self.window is not None:
+            start, calls, sink = self.window
+            sink.append((cpu_seconds(self.pid) - start) / calls * 1000)
+            self.window = None
 
 
 async def sequential_round(target: Target, client: Client, calls: int, offset: int) -> None:
-    cpu0 = cpu_seconds(target.pid)
+    target.open_window(calls, target.seq_cpu)
     for i in range(calls):
         t = time.perf_counter()
         await client.call_tool(target.tool, target.make_args(offset + i))
         target.seq_latency.append((time.perf_counter() - t) * 1000)
-    await anyio.sleep(SETTLE_S)
-    target.seq_cpu.append((cpu_seconds(target.pid) - cpu0) / calls * 1000)
 
 
 async def concurrent_round(target: Target, clients: list[Client], per_client: int, offset: int) -> None:
@@ -119,13 +134,13 @@ async def concurrent_round(target: Target, clients: list[Client], per_client: in
             await client.call_tool(target.tool, target.make_args(offset + 10_000 * (k + 1) + i))
             latencies.append((time.perf_counter() - t) * 1000)
 
-    cpu0, t0 = cpu_seconds(target.pid), time.perf_counter()
+    total = len(clients) * per_client
+    target.open_window(total, target.conc_cpu)
+    t0 = time.perf_counter()
     async with anyio.create_task_group() as tg:
         for k, client in enumerate(clients):
             tg.start_soon(worker, k, client)
-    wall, total = time.perf_counter() - t0, len(clients) * per_client
-    await anyio.sleep(SETTLE_S)
-    target.conc_cpu.append((cpu_seconds(target.pid) - cpu0) / total * 1000)
+    wall = time.perf_counter() - t0
     target.conc_rate.append(total / wall)
     target.conc_p99.append(pct(latencies, 0.99))
     target.conc_latency += latencies
@@ -139,16 +154,29 @@ async def measure(targets: list[Target], opts: argparse.Namespace) -> None:
             await clients[target.name].list_tools()
             for i in range(50):
                 await clients[target.name].call_tool(target.tool, target.make_args(-1 - i))
+        await anyio.sleep(SETTLE_S)  # the warm-up's background work is not billed
         for r in range(opts.rounds):
             for target in targets if r % 2 == 0 else targets[::-1]:
                 await sequential_round(target, clients[target.name], per_round, r * per_round)
+    await anyio.sleep(SETTLE_S)
+    for target in targets:
+        target.close_window()
     for r in range(opts.conc_rounds):
         for target in targets if r % 2 == 0 else targets[::-1]:
+            target.close_window()  # before this round's clients connect and list
             async with contextlib.AsyncExitStack() as stack:
                 conc_clients = [await stack.enter_async_context(Client(target.url)) for _ in range(opts.concurrency)]
-                for client in conc_clients:  # each lists once first, as a real client does
+                # Each lists once, as a real client does, and makes one untimed call: the
+                # SDK client compiles the tool's output-schema validator (check_schema, a
+                # few ms of client CPU) on its first call, and 16 of those at once were
+                # the slowest 2% of a round -- client cost, not the server's.
+                for k, client in enumerate(conc_clients):
                     await client.list_tools()
+                    await client.call_tool(target.tool, target.make_args(-1 - k))
                 await concurrent_round(target, conc_clients, opts.per_client, 1_000_000 * (r + 1))
+    await anyio.sleep(SETTLE_S)
+    for target in targets:
+        target.close_window()
 
 
 async def list_time(url: str, repeats: int = 10) -> tuple[int, float]:

@@ -116,18 +116,20 @@ def _journaled_store(tmp_path) -> tuple[Database, StateStore]:
     return db, StateStore(db, Durability.JOURNAL)
 
 
-def test_the_flusher_writes_queued_calls_once_calls_pause(tmp_path):
+def test_the_flusher_writes_queued_calls_once_calls_pause(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 0.1)
     db, store = _journaled_store(tmp_path)
     store.start_flusher()
     store.commit_ops([CallLog.op(_record(0)), CallLog.op(_record(1))])
     assert _rows_in_duckdb(db) == 0  # queued: nothing was written on the caller's thread
-    assert _wait_for_rows(db, 2, timeout=store_module.FLUSH_IDLE_S * 8)
+    assert _wait_for_rows(db, 2, timeout=2.0)
     store.close()
 
 
 def test_under_steady_load_the_flusher_still_writes_by_the_max_delay(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 0.05)
     monkeypatch.setattr(store_module, "FLUSH_MAX_DELAY_S", 0.3)
+    monkeypatch.setattr(store_module, "FLUSH_POLL_S", 0.05)
     db, store = _journaled_store(tmp_path)
     store.start_flusher()
     # A call every 10 ms never leaves the store idle for 50 ms.
