@@ -128,6 +128,15 @@ def build_middleware(env: ToolEnvironment, listings: ToolListings) -> Any:
     return middleware
 
 
+def declares_mcp_headers(schema: Any) -> bool:
+    """Whether any node of a JSON Schema carries an ``x-mcp-header`` annotation."""
+    if isinstance(schema, dict):
+        return "x-mcp-header" in schema or any(declares_mcp_headers(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(declares_mcp_headers(v) for v in schema)
+    return False
+
+
 def build_server(env: ToolEnvironment) -> Server[Any]:
     listings = ToolListings(env)
 
@@ -155,9 +164,19 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
         return {"content": [{"type": "text", "text": outcome.result_text()}], "structuredContent": outcome.result,
                 "isError": False, "resultType": "complete"}
 
+    annotated: dict[str, bool] = {}
+
     def input_schema(name: str) -> dict[str, Any] | None:
+        # The SDK asks for this on every 2026-era call only to check Mcp-Param-* headers
+        # against x-mcp-header annotations. A schema without any has nothing to check, and
+        # handing it over would make the SDK walk it and fold every header, per call.
         spec = env.catalog.get(name)
-        return spec.input_schema if spec is not None else None
+        if spec is None:
+            return None
+        hit = annotated.get(name)
+        if hit is None:
+            hit = annotated[name] = declares_mcp_headers(spec.input_schema)
+        return spec.input_schema if hit else None
 
     server: Server[Any] = Server(
         "toolenv",

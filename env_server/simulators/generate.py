@@ -151,17 +151,6 @@ class Generation:
     def _limit(self) -> int | None:
         return next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)
 
-    def _echo(self, name: str, snake_name: str, schema: dict[str, Any]) -> Any:
-        """An output field named like an argument repeats it, when it fits the schema."""
-        value = self.args.get(name, _MISSING)
-        if value is _MISSING:
-            if self._args_snake is None:
-                self._args_snake = {snake(k): v for k, v in self.args.items()}
-            value = self._args_snake.get(snake_name, _MISSING)
-        if value is _MISSING or not fits_schema(value, schema):
-            return _MISSING
-        return value
-
 
 # -- schema compilation ---------------------------------------------------------------------
 #
@@ -199,9 +188,17 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
     snake_name = snake(name)
 
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
-        if gen.args:
-            value = gen._echo(name, snake_name, schema)
-            if value is not _MISSING:
+        args = gen.args
+        # An output field named like an argument repeats it, when it fits the schema.
+        # (Inline, not a method: this runs for every field of every response.)
+        if args:
+            value = args.get(name, _MISSING)
+            if value is _MISSING:
+                snaked = gen._args_snake
+                if snaked is None:
+                    snaked = gen._args_snake = {snake(k): v for k, v in args.items()}
+                value = snaked.get(snake_name, _MISSING)
+            if value is not _MISSING and fits_schema(value, schema):
                 return value
         return inner(gen, index)
 

@@ -99,16 +99,21 @@ def pooled_sentence(gen: Generation) -> str:
     Free text fills most of a response, so drawing it word by word was the simulator's
     largest cost; a pool of ``POOL_SIZE`` sentences keeps the text varied.
     """
+    return gen.rng.choice(_sentences())
+
+
+def _sentences() -> tuple[str, ...]:
     pool = _POOLS.get("sentence")
     if pool is None:
         rng = random.Random(_POOL_SEED)
         made = (" ".join(rng.choices(WORDS, k=rng.randint(6, 12))) for _ in range(POOL_SIZE))
         pool = _POOLS["sentence"] = tuple(text[:1].upper() + text[1:] + "." for text in made)
-    return gen.rng.choice(pool)
+    return pool
 
 
 def paragraph(gen: Generation, k: int) -> str:
-    return " ".join(pooled_sentence(gen) for _ in range(k))
+    pool, choice = _sentences(), gen.rng.choice
+    return " ".join([choice(pool) for _ in range(k)])
 
 
 def _date(gen: Generation, lo: int, hi: int) -> dt.date:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mcp import Client, MCPError
 
+from env_server.catalog import load_catalog
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.server import build_server
@@ -111,3 +114,23 @@ async def test_simulator_crash_becomes_infra_error_not_a_server_crash(env, monke
     assert again.tools
     (record,) = env.calls("free")
     assert record.error_kind.value == "infra_error"
+
+
+def test_only_schemas_with_mcp_header_annotations_reach_the_sdk_header_check(tmp_path):
+    # The SDK walks the schema and folds every request header for x-mcp-header checks on
+    # each 2026-era call; a schema without annotations is not handed over at all.
+    def tool(name: str, props: dict) -> dict:
+        return {"type": "function", "function": {"name": name, "description": f"{name} lookup",
+                                                 "parameters": {"type": "object", "properties": props}}}
+
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps([
+        tool("plain_lookup", {"city": {"type": "string"}}),
+        tool("routed_lookup", {"filter": {"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"}}}}),
+    ]))
+    server = build_server(ToolEnvironment(load_catalog([path]), Database()))
+    assert server.get_tool_input_schema("plain_lookup") is None
+    routed = server.get_tool_input_schema("routed_lookup")
+    assert routed["properties"]["filter"]["properties"]["region"]["x-mcp-header"] == "Region"
+    assert server.get_tool_input_schema("no_such_tool") is None
