@@ -36,10 +36,10 @@ import anyio
 import httpx
 from mcp import Client
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 from state.store import FLUSH_IDLE_S, FLUSH_POLL_S  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 WTB = ROOT.parent / "shared" / "data" / "wildtoolbench" / "tools_en.jsonl"
 TICKS = os.sysconf("SC_CLK_TCK")
 SERVER_CPU, CLIENT_CPU = 1, 0

@@ -23,11 +23,12 @@ def default_db_path() -> Path:
 class Database:
     """Owns the process's DuckDB connection and hands out per-thread cursors."""
 
-    def __init__(self, path: str | Path = MEMORY) -> None:
+    def __init__(self, path: str | Path = MEMORY, *, threads: int | None = None) -> None:
+        """``threads`` caps DuckDB's worker threads (default: one per core)."""
         self.path = str(path)
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._conn = duckdb.connect(self.path)
+        self._conn = duckdb.connect(self.path, config={"threads": threads} if threads else {})
         self._local = threading.local()
         self._lock = threading.Lock()
 
