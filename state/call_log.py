@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from state.db import Database
+from state.encoding import encode_canonical, encode_text
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS call_log (
@@ -126,8 +127,7 @@ class CallLog:
         # come from the agent, so they are sorted into a canonical form.
         return [
             record.session_id, record.seq, record.tool,
-            json.dumps(record.arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-            json.dumps(record.result, ensure_ascii=False), record.is_error,
+            encode_canonical(record.arguments), encode_text(record.result), record.is_error,
             record.error_kind.value if record.error_kind else None, record.latency_ms, record.ts,
         ]
 

@@ -41,7 +41,6 @@ call-log counter from the environment; ``env.environment.held_counts()`` shows w
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import threading
@@ -248,7 +247,7 @@ class ToolEnv:
             name, arguments = call.function.name, parse_arguments(call.function.arguments)
             try:
                 outcome = self.environment.call_tool(session.session_id, name, arguments, meta)
-                text = (outcome.message or "") if outcome.is_error else json.dumps(outcome.result, ensure_ascii=False)
+                text = (outcome.message or "") if outcome.is_error else outcome.result_text()
                 if outcome.is_error:
                     errors.append(f"{name}: {text}")
             except UnknownToolError as exc:  # the agent's mistake: an observation, as over MCP
