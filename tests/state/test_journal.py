@@ -4,8 +4,10 @@ import json
 import threading
 import time
 
+import state.journal as journal_module
 import state.store as store_module
 from state import CallLog, CallRecord, Database, ErrorKind
+from state.journal import Journal
 from state.store import Durability, StateStore, compose
 from state.world import World
 
@@ -179,3 +181,52 @@ def test_a_large_batch_is_written_as_bounded_bulk_documents_in_order(tmp_path):
     for sql, params in stmts:
         db.execute(sql, params)
     assert db.execute("SELECT count(*), sum(n) FROM t").fetchone() == (len(rows), sum(range(len(rows))))
+
+
+def test_the_mapped_journal_is_zero_filled_past_its_lines_until_a_clean_close(tmp_path):
+    path = tmp_path / "m.journal"
+    journal = Journal(path)
+    journal.append([["insert", "call_log", ["j", 0]]])
+    journal.append([["insert", "call_log", ["j", 1]]])
+    content = b'[["insert","call_log",["j",0]]]\n[["insert","call_log",["j",1]]]\n'
+    on_disk = path.read_bytes()  # what a kill -9 now would leave behind
+    assert on_disk.startswith(content) and len(on_disk) > len(content) and not on_disk[len(content):].strip(b"\0")
+    reopened = Journal(path)  # a restart after that crash
+    assert reopened.size() == len(content)
+    assert reopened.read_from(0) == ([[["insert", "call_log", ["j", 0]]], [["insert", "call_log", ["j", 1]]]],
+                                     len(content))
+    reopened.close()
+    journal.close()
+    assert path.read_bytes() == content
+
+
+def test_the_journal_grows_past_its_map_and_truncation_leaves_no_stale_lines(tmp_path, monkeypatch):
+    monkeypatch.setattr(journal_module, "MAP_STEP_BYTES", 4096)
+    path = tmp_path / "g.journal"
+    journal = Journal(path)
+    for i in range(500):  # ~30 bytes a line: several map steps
+        journal.append([["insert", "t", [i, "x" * 8]]])
+    entries, end = Journal(path).read_from(0)
+    assert [e[0][2][0] for e in entries] == list(range(500)) and end == journal.size()
+    journal.truncate()
+    journal.append([["insert", "t", ["after"]]])
+    restarted = Journal(path)  # as a restart would see it, without a clean close
+    assert restarted.size() == journal.size()
+    assert restarted.read_from(0) == ([[["insert", "t", ["after"]]]], journal.size())
+    journal.close()
+
+
+def test_without_a_memory_map_the_journal_appends_with_writes(tmp_path, monkeypatch):
+    def no_map(*args, **kwargs):
+        raise OSError("mmap not supported here")
+
+    monkeypatch.setattr(journal_module.mmap, "mmap", no_map)
+    path = tmp_path / "w.journal"
+    journal = Journal(path)
+    journal.append([["insert", "t", [1]]])
+    journal.append([["insert", "t", [2]]])
+    assert path.read_bytes() == b'[["insert","t",[1]]]\n[["insert","t",[2]]]\n'
+    journal.truncate()
+    journal.append([["insert", "t", [3]]])
+    assert Journal(path).read_from(0) == ([[["insert", "t", [3]]]], journal.size())
+    journal.close()
