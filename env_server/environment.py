@@ -9,11 +9,12 @@ arguments, simulate, and append the call to the log before returning. The MCP ha
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from env_server.catalog import Catalog
@@ -90,10 +91,11 @@ class SessionView:
     record: SessionRecord
     names: dict[str, str]
     listing_key: str
+    # A field, not a property of ``record``: it is read several times on every call.
+    session_id: str = field(init=False)
 
-    @property
-    def session_id(self) -> str:
-        return self.record.session_id
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "session_id", self.record.session_id)
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,8 @@ class ToolEnvironment:
         # Ephemeral durability (in-process RL) keeps session records in memory and no call log.
         self.sessions = SessionStore(db, persist=self.store.persistent)
         self.rules = _rules_for(catalog)
-        self._clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
+        # A partial, not a lambda: the call log reads the clock on every call.
+        self._clock = clock or functools.partial(dt.datetime.now, dt.timezone.utc)
         self._search_index: ToolSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}

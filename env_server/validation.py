@@ -93,17 +93,15 @@ class ArgumentValidator:
                     close = difflib.get_close_matches(key, self._known, n=1, cutoff=0.6)
                     hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(self._known)})"
                     found.append(f"unknown parameter '{key}'{hint}")
-        if not found and self._fast is not None and self._passes_fast(args):
-            return found
+        if not found and self._fast is not None:
+            try:
+                if self._fast.is_valid(args):
+                    return found
+            except ValueError:  # a value JSON can't carry; the Python validator will say which
+                pass
         errors = sorted(self._validator.iter_errors(args), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
         found += [_describe(e, self.schema) for e in errors]
         return found[:MAX_REPORTED]
-
-    def _passes_fast(self, args: dict[str, Any]) -> bool:
-        try:
-            return bool(self._fast.is_valid(args))
-        except ValueError:  # a value JSON can't carry; the Python validator will say which
-            return False
 
 
 def _param_path(error: ValidationError) -> str:

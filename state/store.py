@@ -151,6 +151,8 @@ class StateStore:
     def __init__(self, db: Database, durability: Durability = Durability.JOURNAL, *, fsync: bool = False) -> None:
         self._db = db
         self.durability = durability
+        # False for ``ephemeral`` durability: operations are dropped, DuckDB is never written.
+        self.persistent = durability is not Durability.EPHEMERAL
         for ddl in _DDL:
             self._db.execute(ddl)
         self._worlds: dict[str, World] = {}
@@ -266,12 +268,10 @@ class StateStore:
 
     def commit(self, world: World, extra: list[Op] | None = None) -> None:
         """Commit the world's pending mutations plus ``extra`` operations as one unit."""
-        self.commit_ops(self._mutations(world) + list(extra or []))
-
-    @property
-    def persistent(self) -> bool:
-        """False for ``ephemeral`` durability: operations are dropped, DuckDB is never written."""
-        return self.durability is not Durability.EPHEMERAL
+        if not world.pending:  # a read: only the extra operations (the call's log row)
+            self.commit_ops(list(extra or []))
+        else:
+            self.commit_ops(self._mutations(world) + list(extra or []))
 
     def held(self) -> int:
         """How many session worlds are in memory (for leak checks)."""

@@ -21,4 +21,6 @@ FAMILIES: dict[str, Simulator] = {}
 
 
 def simulate(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
+    if not FAMILIES:  # no family module registered: skip deriving the spec's family
+        return simulate_stateful(spec, args, ctx)
     return FAMILIES.get(spec.family, simulate_stateful)(spec, args, ctx)

@@ -13,7 +13,6 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from types import MappingProxyType
 from typing import Any
@@ -55,22 +54,30 @@ Node = Callable[["Generation", "int | None"], Any]
 _NO_HINTS: Mapping[str, str] = MappingProxyType({})
 
 
-@dataclass
 class Generation:
-    """Per-call generation state: a random generator seeded for this call alone."""
+    """Per-call generation state: a random generator seeded for this call alone.
 
-    seed: int
-    today: dt.date
-    args: dict[str, Any]
-    entity: str = "item"
-    hints: Mapping[str, str] = field(default_factory=lambda: _NO_HINTS)  # one shared object: plans key on it
-    searching: bool = False
-    id_prefix: str = "item"
-    rng: SimRandom = field(init=False)
+    A plain class with one ``__init__`` (not a dataclass with ``__post_init__``): one is
+    made per simulated call, and each Python frame costs there.
+    """
 
-    def __post_init__(self) -> None:
-        self.rng = SimRandom(self.seed)
-        self.id_prefix = _id_prefix(self.entity.lower(), "item")
+    def __init__(
+        self,
+        seed: int,
+        today: dt.date,
+        args: dict[str, Any],
+        entity: str = "item",
+        hints: Mapping[str, str] = _NO_HINTS,  # one shared object: plans key on it
+        searching: bool = False,
+    ) -> None:
+        self.seed = seed
+        self.today = today
+        self.args = args
+        self.entity = entity
+        self.hints = hints
+        self.searching = searching
+        self.rng = SimRandom(seed)
+        self.id_prefix = _id_prefix(entity.lower(), "item")
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
 
     @functools.cached_property

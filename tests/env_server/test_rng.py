@@ -42,3 +42,10 @@ def test_empty_choice_and_empty_range_raise_like_the_standard_generator() -> Non
 def test_non_int_bounds_fall_back_to_the_standard_randint() -> None:
     ours, base = SimRandom(3), random.Random(3)
     assert ours.randint(True, 10) == base.randint(True, 10)
+
+
+def test_seeding_with_an_int_gives_the_stdlib_state_and_other_seeds_still_work():
+    for seed in (0, 1, -5, 2**64 - 1, 123456789012345678901234567890):
+        assert SimRandom(seed).getstate() == random.Random(seed).getstate()
+    assert SimRandom("text").getstate() == random.Random("text").getstate()
+    assert SimRandom(b"raw").random() == random.Random(b"raw").random()
