@@ -26,7 +26,7 @@ from env_server.simulators import CatalogRules, SimContext, StateHandle, simulat
 from env_server.simulators.generate import canonical_args
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
-from state.encoding import encode_text
+from state.encoding import encode_canonical, encode_text
 from state.store import StateStore
 from state.world import World
 
@@ -270,7 +270,7 @@ class ToolEnvironment:
         self, session_id: str, name: str, arguments: dict[str, Any] | None, meta: Mapping[str, Any] | None = None
     ) -> CallOutcome:
         """Run one tool call end to end and log it. Raises ``SessionError`` for protocol misuse."""
-        view = self.view(session_id)
+        view = self._free if session_id == FREE_SESSION else self._views.get(session_id) or self.view(session_id)
         args = dict(arguments or {})
         started = time.perf_counter()
         extension = self.extensions.get(view.session_id)
@@ -281,7 +281,11 @@ class ToolEnvironment:
         if refusal is not None:
             seq = self._record(view, name, args, {"error": refusal}, started, ErrorKind.TOOL_ERROR, None)
             return CallOutcome(result=None, is_error=True, message=refusal, error_kind=ErrorKind.TOOL_ERROR, seq=seq)
-        spec = self.tool_spec(view, name)
+        target = view.names.get(name)
+        # The common case inline; the meta-tool and extension tools go through tool_spec.
+        spec = self.catalog.tools.get(target) if target is not None and target != SEARCH_TOOL.name else None
+        if spec is None:
+            spec = self.tool_spec(view, name)
         if spec is None:
             suggestions = self.catalog.suggest(name, among=list(view.names))
             self._record(view, name, args, None, started, ErrorKind.UNKNOWN_TOOL, None)
@@ -290,7 +294,7 @@ class ToolEnvironment:
         message: str | None = None
         kind: ErrorKind | None = None
         world = self.store.world(view.session_id, view.record.seed)
-        args_json = canonical_args(args)  # once, for the call seed and the log row
+        args_json = encode_canonical(args)  # canonical_args, once, for the call seed and the log row
         try:
             result = self._run(view, spec, name, args, world, args_json)
         except ToolCallError as exc:
