@@ -69,16 +69,43 @@ def _fast_validator(schema: dict[str, Any]) -> Any:
         return None
 
 
+# JSON types a flat schema's property may have, as Python checks (bool is not a number).
+_FLAT_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
+_ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$schema", "$comment"})
+
+
+def _flat_checks(schema: dict[str, Any]) -> tuple[dict[str, tuple[type, ...]], tuple[str, ...]] | None:
+    """For a flat schema (an object of typed scalars, no other constraint): the Python type
+    of each property and the required names. Most imported tools look like that (784 of
+    WildToolBench's 1,248), and checking them in Python keeps a call out of the Rust
+    validator, whose code a busy server has evicted from the caches by the next call."""
+    if set(schema) - _ANNOTATIONS - {"type", "properties", "required", "additionalProperties"}:
+        return None
+    props, required = schema.get("properties"), schema.get("required", [])
+    if schema.get("type") != "object" or schema.get("additionalProperties", True) is not True:
+        return None
+    if not isinstance(props, dict) or not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+        return None
+    checks: dict[str, tuple[type, ...]] = {}
+    for name, sub in props.items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if not isinstance(kind, str) or kind not in _FLAT_TYPES or set(sub) - _ANNOTATIONS - {"type"}:
+            return None
+        checks[name] = _FLAT_TYPES[kind]
+    return checks, tuple(required)
+
+
 class ArgumentValidator:
     """A precompiled validator for one tool's arguments."""
 
-    __slots__ = ("tool", "schema", "_validator", "_fast", "_known", "_strict")
+    __slots__ = ("tool", "schema", "_validator", "_fast", "_flat", "_known", "_strict")
 
     def __init__(self, tool: str, schema: dict[str, Any], *, strict_params: bool = True) -> None:
         self.tool = tool
         self.schema = schema
         self._validator = Draft202012Validator(schema, format_checker=_FORMATS)
         self._fast = _fast_validator(schema)
+        self._flat = _flat_checks(schema)
         props = schema.get("properties")
         self._known: tuple[str, ...] = tuple(props) if isinstance(props, dict) else ()
         # A schema that lists no properties accepts anything, like a free-form API.
@@ -93,6 +120,8 @@ class ArgumentValidator:
                     close = difflib.get_close_matches(key, self._known, n=1, cutoff=0.6)
                     hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(self._known)})"
                     found.append(f"unknown parameter '{key}'{hint}")
+        if not found and self._flat is not None and _passes_flat(args, *self._flat):
+            return found
         if not found and self._fast is not None:
             try:
                 if self._fast.is_valid(args):
@@ -102,6 +131,19 @@ class ArgumentValidator:
         errors = sorted(self._validator.iter_errors(args), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
         found += [_describe(e, self.schema) for e in errors]
         return found[:MAX_REPORTED]
+
+
+def _passes_flat(args: dict[str, Any], checks: dict[str, tuple[type, ...]], required: tuple[str, ...]) -> bool:
+    """True only if ``args`` surely satisfies a flat schema; anything else (a missing name, a
+    wrong type, 1.0 for an integer, which JSON Schema accepts) goes to the validators."""
+    for name in required:
+        if name not in args:
+            return False
+    for name, value in args.items():
+        kinds = checks.get(name)
+        if kinds is not None and (not isinstance(value, kinds) or (value is True or value is False) and bool not in kinds):
+            return False
+    return True
 
 
 def _param_path(error: ValidationError) -> str:

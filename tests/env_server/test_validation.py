@@ -3,6 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from env_server.catalog import Catalog
 from env_server.catalog.models import ToolSpec
@@ -106,3 +109,35 @@ def test_a_value_json_cannot_carry_falls_back_to_a_readable_message():
 def test_a_null_argument_is_shown_once():
     (msg,) = ArgumentValidator("t", SCHEMA).problems({"city": None})
     assert msg == "parameter 'city': expected string, got null"
+
+
+FLAT = {
+    "type": "object",
+    "description": "a flat tool",
+    "properties": {"city": {"type": "string", "description": "City."}, "days": {"type": "integer"},
+                   "lat": {"type": "number"}, "metric": {"type": "boolean", "default": True}},
+    "required": ["city"],
+}
+
+
+@given(st.dictionaries(
+    st.sampled_from(["city", "days", "lat", "metric"]),
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=5),
+              st.lists(st.integers(), max_size=2), st.just(2.0)),
+))
+def test_the_python_check_of_flat_schemas_agrees_with_the_schema_validator(args):
+    validator = ArgumentValidator("t", FLAT)
+    assert validator._flat is not None
+    assert (validator.problems(args) == []) == Draft202012Validator(FLAT).is_valid(args)
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "properties": {"a": {"type": "string", "enum": ["x"]}}},
+    {"type": "object", "properties": {"a": {"type": "string", "format": "date"}}},
+    {"type": "object", "properties": {"a": {"type": ["string", "null"]}}},
+    {"type": "object", "properties": {"a": {"type": "array"}}},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+    {"type": "object", "properties": {"a": {"type": "integer", "minimum": 1}}},
+])
+def test_schemas_with_any_constraint_are_not_checked_as_flat(schema):
+    assert ArgumentValidator("t", schema)._flat is None
