@@ -15,7 +15,7 @@ requests, about a third of the whole log path (measured). So the file is kept lo
 than its content, zero-filled past the last line: the content ends at the first NUL
 byte (JSON text never holds a raw NUL), and a clean ``close`` trims the file to its
 content. A torn last line (a crash mid-copy) is ignored: its call never got a response.
-Where a memory map is not available, the journal falls back to ``O_APPEND`` writes.
+Where a memory map is not available, the journal falls back to one ``write`` per line.
 """
 
 from __future__ import annotations
