@@ -8,7 +8,7 @@ import json
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from state.encoding import encode_canonical, encode_canonical_lenient, encode_compact, encode_text, sha256
@@ -20,6 +20,7 @@ json_values = st.recursive(
 )
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # CI machines pause
 @given(json_values)
 def test_each_encoder_matches_its_json_dumps_call(value: object) -> None:
     assert encode_text(value) == json.dumps(value, ensure_ascii=False)
