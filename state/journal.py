@@ -15,7 +15,11 @@ requests, about a third of the whole log path (measured). So the file is kept lo
 than its content, zero-filled past the last line: the content ends at the first NUL
 byte (JSON text never holds a raw NUL), and a clean ``close`` trims the file to its
 content. A torn last line (a crash mid-copy) is ignored: its call never got a response.
-Where a memory map is not available, the journal falls back to one ``write`` per line.
+
+The space ahead is allocated (``posix_fallocate``), not left sparse: a store into a
+sparse page of a full disk kills the process with SIGBUS, while a failed allocation is an
+``OSError`` that the journal answers by going on with one ``write`` per line, as it does
+where a memory map is not available at all.
 """
 
 from __future__ import annotations
@@ -46,26 +50,20 @@ class Journal:
         # Nothing after the first NUL was ever a complete line: start from a clean tail.
         os.ftruncate(self._fd, self._end)
         self._map: mmap.mmap | None = None
-        try:
-            self._remap(max(MAP_STEP_BYTES, _round_up(self._end + 1)))
-        except (OSError, ValueError):  # e.g. a file system without shared maps
-            self._map = None
-            os.ftruncate(self._fd, self._end)
-            os.lseek(self._fd, self._end, os.SEEK_SET)
+        self._remap(max(MAP_STEP_BYTES, _round_up(self._end + 1)))
 
     def append(self, ops: list[Any]) -> None:
         line = (encode_compact(ops) + "\n").encode("utf-8")
         start, end = self._end, self._end + len(line)
         view = self._map
+        if view is not None and end > len(view):
+            self._remap(_round_up(end + MAP_STEP_BYTES))
+            view = self._map  # None if no more space could be mapped: written from here on
         if view is None:
             os.write(self._fd, line)
             if self._fsync:
                 os.fsync(self._fd)
         else:
-            if end > len(view):
-                self._remap(_round_up(end + MAP_STEP_BYTES))
-                view = self._map
-                assert view is not None
             view[start:end] = line
             if self._fsync:
                 page = start - start % mmap.PAGESIZE
@@ -94,12 +92,15 @@ class Journal:
     def truncate(self, size: int = 0) -> None:
         """Drop everything after ``size`` bytes (zero-filled again when mapped)."""
         os.ftruncate(self._fd, size)
+        self._end = size
         if self._map is not None:
-            # Shrinking drops the pages past ``size``; growing back maps them as zeros.
-            os.ftruncate(self._fd, len(self._map))
+            # Shrinking dropped the pages past ``size``; allocating them again reads as zeros.
+            try:
+                os.posix_fallocate(self._fd, 0, len(self._map))
+            except OSError:
+                self._use_writes()
         else:
             os.lseek(self._fd, size, os.SEEK_SET)
-        self._end = size
 
     def close(self) -> None:
         if self._map is not None:
@@ -110,11 +111,22 @@ class Journal:
         os.close(self._fd)
 
     def _remap(self, length: int) -> None:
+        """Map ``length`` allocated bytes, or fall back to writes if that is not possible."""
         if self._map is not None:
             self._map.close()
             self._map = None
-        os.ftruncate(self._fd, length)
-        self._map = mmap.mmap(self._fd, length, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        try:
+            os.posix_fallocate(self._fd, 0, length)
+            self._map = mmap.mmap(self._fd, length, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        except (OSError, ValueError):  # a full disk, or a file system without shared maps
+            self._use_writes()
+
+    def _use_writes(self) -> None:
+        if self._map is not None:
+            self._map.close()
+            self._map = None
+        os.ftruncate(self._fd, self._end)
+        os.lseek(self._fd, self._end, os.SEEK_SET)
 
 
 def _round_up(n: int) -> int:

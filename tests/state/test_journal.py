@@ -230,3 +230,24 @@ def test_without_a_memory_map_the_journal_appends_with_writes(tmp_path, monkeypa
     journal.append([["insert", "t", [3]]])
     assert Journal(path).read_from(0) == ([[["insert", "t", [3]]]], journal.size())
     journal.close()
+
+
+def test_when_the_disk_cannot_hold_another_map_step_the_journal_goes_on_with_writes(tmp_path, monkeypatch):
+    monkeypatch.setattr(journal_module, "MAP_STEP_BYTES", 4096)
+    allocate = journal_module.os.posix_fallocate
+    grants = iter([True])  # the first step fits, the next does not
+
+    def fallocate(fd, offset, length):
+        if not next(grants, False):
+            raise OSError(28, "No space left on device")
+        allocate(fd, offset, length)
+
+    monkeypatch.setattr(journal_module.os, "posix_fallocate", fallocate)
+    path = tmp_path / "full.journal"
+    journal = Journal(path)
+    for i in range(300):  # ~30 bytes a line: past the first 4 KiB step
+        journal.append([["insert", "t", [i, "x" * 8]]])
+    entries, end = Journal(path).read_from(0)
+    assert [e[0][2][0] for e in entries] == list(range(300)) and end == journal.size()
+    assert b"\0" not in path.read_bytes()
+    journal.close()
