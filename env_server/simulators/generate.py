@@ -24,8 +24,8 @@ from state.encoding import encode_canonical, sha256
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
-_SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
-_LIVE_STATUSES = frozenset(
+SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
+LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
@@ -77,7 +77,7 @@ class Generation:
         self.hints = hints
         self.searching = searching
         self.rng = SimRandom(seed)
-        self.id_prefix = _id_prefix(entity.lower(), "item")
+        self.id_prefix = id_prefix(entity.lower(), "item")
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
 
     @functools.cached_property
@@ -168,6 +168,10 @@ class Generation:
 
 _PLANS: dict[tuple[int, str, str, str, int], tuple[Any, Any, Node]] = {}
 _MAX_PLANS = 200_000
+# Plans are compiled to one generated Python function per schema (``plan_source``) when
+# possible; the closure tree below is the reference semantics and the fallback. Tests switch
+# this off to compare the two.
+USE_SOURCE_PLANS = True
 
 
 def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
@@ -178,7 +182,10 @@ def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, 
     if hit is None:
         if len(_PLANS) >= _MAX_PLANS:  # schemas built on the fly must not grow it forever
             _PLANS.clear()
-        hit = (schema, hints, _compile(schema, name, parent, entity, hints))
+        from env_server.simulators.plan_source import compile_source  # it builds on this module
+
+        node = compile_source(schema, name, parent, entity, hints) if USE_SOURCE_PLANS else None
+        hit = (schema, hints, node or _compile(schema, name, parent, entity, hints))
         _PLANS[key] = hit
     return hit[2]
 
@@ -199,13 +206,13 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
         # An output field named like an argument repeats it, when it fits the schema.
         # (Inline, not a method: this runs for every field of every response.)
         if args:
-            value = args.get(name, _MISSING)
-            if value is _MISSING:
+            value = args.get(name, MISSING)
+            if value is MISSING:
                 snaked = gen._args_snake
                 if snaked is None:
                     snaked = gen._args_snake = {snake(k): v for k, v in args.items()}
-                value = snaked.get(snake_name, _MISSING)
-            if value is not _MISSING and fits_schema(value, schema):
+                value = snaked.get(snake_name, MISSING)
+            if value is not MISSING and fits_schema(value, schema):
                 return value
         return inner(gen, index)
 
@@ -216,7 +223,7 @@ def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, 
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         # Most things a search finds are live; an occasional odd status stays possible.
-        live = [v for v in enum if isinstance(v, str) and v.lower() in _LIVE_STATUSES] if name == "status" else []
+        live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
         if live:
             return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
         return lambda gen, index: gen.rng.choice(enum)
@@ -244,7 +251,7 @@ def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mappi
             return lambda gen, index: {"value": gen.rng.choice(WORDS)}
         return lambda gen, index: {}
     # Only the time axis of a series item steps with the item index; other dates stay random.
-    children = tuple((k, _plan(sub, k, name, entity, hints), k.lower() in _SERIES_FIELDS) for k, sub in props.items())
+    children = tuple((k, _plan(sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     return lambda gen, index: {k: child(gen, index if series else None) for k, child, series in children}
 
 
@@ -256,7 +263,7 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
     unique = bool(schema.get("uniqueItems"))
     enum = items.get("enum")
     sampled = enum if isinstance(enum, list) and enum and unique else None
-    child = _plan(items, _singular(name), name, entity, hints)
+    child = _plan(items, singular(name), name, entity, hints)
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -315,8 +322,8 @@ def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[
     """A string with no format: an id, a value of its kind, or a few words."""
     if kind == "id":
         stem = snake(name)
-        entity_prefix = _id_prefix(entity.lower(), "item")
-        prefix = _id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
+        entity_prefix = id_prefix(entity.lower(), "item")
+        prefix = id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
         return lambda gen: f"{prefix}_{gen.rng.getrandbits(40):010x}"
     if kind in KINDS:
         draw = KINDS[kind]
@@ -332,15 +339,15 @@ def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[
     return lambda gen: words(gen, gen.rng.randint(1, 3))
 
 
-_MISSING: Any = object()
+MISSING: Any = object()
 
 
 @functools.lru_cache(maxsize=4096)
-def _id_prefix(stem: str, default: str = "") -> str:
+def id_prefix(stem: str, default: str = "") -> str:
     return re.sub(r"[^a-z0-9]", "", stem)[:4] or default
 
 
-def _singular(name: str) -> str:
+def singular(name: str) -> str:
     if name.endswith("ies"):
         return name[:-3] + "y"
     if name.endswith("s") and not name.endswith("ss"):

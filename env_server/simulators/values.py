@@ -71,16 +71,50 @@ _POOL_SEED = 20260115
 _POOLS: dict[str, tuple[str, ...]] = {}
 
 
+def _pool(method: str) -> tuple[str, ...]:
+    pool = _POOLS.get(method)
+    if pool is None:
+        fake = Faker("en_US")
+        fake.seed_instance(_POOL_SEED)
+        pool = tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
+        _POOLS[method] = pool
+    return pool
+
+
+# Draw shapes. Most kinds are one of three draws; the factories below tag each draw
+# function with its shape, so a compiled plan (``plan_source``) can inline the draw and
+# spare the call, consuming exactly the same random bits.
+
+
 def pooled(method: str) -> Callable[[Generation], str]:
     def draw(gen: Generation) -> str:
-        pool = _POOLS.get(method)
-        if pool is None:
-            fake = Faker("en_US")
-            fake.seed_instance(_POOL_SEED)
-            pool = tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
-            _POOLS[method] = pool
-        return gen.rng.choice(pool)
+        return gen.rng.choice(_POOLS.get(method) or _pool(method))
 
+    draw.sequence = functools.partial(_pool, method)  # type: ignore[attr-defined]
+    return draw
+
+
+def chosen(options: tuple[Any, ...]) -> Callable[[Generation], Any]:
+    def draw(gen: Generation) -> Any:
+        return gen.rng.choice(options)
+
+    draw.sequence = lambda: options  # type: ignore[attr-defined]
+    return draw
+
+
+def int_between(lo: int, hi: int) -> Callable[[Generation], int]:
+    def draw(gen: Generation) -> int:
+        return gen.rng.randint(lo, hi)
+
+    draw.int_range = (lo, hi)  # type: ignore[attr-defined]
+    return draw
+
+
+def rounded_between(lo: float, hi: float, ndigits: int) -> Callable[[Generation], float]:
+    def draw(gen: Generation) -> float:
+        return round(gen.rng.uniform(lo, hi), ndigits)
+
+    draw.uniform_range = (lo, hi, ndigits)  # type: ignore[attr-defined]
     return draw
 
 
@@ -99,10 +133,10 @@ def pooled_sentence(gen: Generation) -> str:
     Free text fills most of a response, so drawing it word by word was the simulator's
     largest cost; a pool of ``POOL_SIZE`` sentences keeps the text varied.
     """
-    return gen.rng.choice(_sentences())
+    return gen.rng.choice(sentences())
 
 
-def _sentences() -> tuple[str, ...]:
+def sentences() -> tuple[str, ...]:
     pool = _POOLS.get("sentence")
     if pool is None:
         rng = random.Random(_POOL_SEED)
@@ -111,8 +145,11 @@ def _sentences() -> tuple[str, ...]:
     return pool
 
 
+pooled_sentence.sequence = sentences  # type: ignore[attr-defined]
+
+
 def paragraph(gen: Generation, k: int) -> str:
-    pool, choice = _sentences(), gen.rng.choice
+    pool, choice = sentences(), gen.rng.choice
     return " ".join([choice(pool) for _ in range(k)])
 
 
@@ -131,10 +168,10 @@ def _hex(gen: Generation, n: int) -> str:
 
 
 def _title(gen: Generation) -> str:
-    return _CATCH_PHRASE(gen) if gen.rng.random() < 0.5 else sentence(gen, 4).rstrip(".")
+    return CATCH_PHRASES(gen) if gen.rng.random() < 0.5 else sentence(gen, 4).rstrip(".")
 
 
-_CATCH_PHRASE = pooled("catch_phrase")
+CATCH_PHRASES = pooled("catch_phrase")
 _DOMAIN = pooled("domain_name")
 _SLUG = pooled("slug")
 
@@ -148,7 +185,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "company": pooled("company"),
     "job_title": pooled("job"),
     "title": _title,
-    "word": lambda g: g.rng.choice(WORDS),
+    "word": chosen(WORDS),
     "words": lambda g: words(g, 3),
     "sentence": pooled_sentence,
     "paragraph": lambda g: paragraph(g, 3),
@@ -159,11 +196,11 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "address": pooled("address"),
     "street": pooled("street_address"),
     "postal_code": pooled("postcode"),
-    "latitude": lambda g: round(g.rng.uniform(-60, 70), 4),
-    "longitude": lambda g: round(g.rng.uniform(-170, 170), 4),
+    "latitude": rounded_between(-60, 70, 4),
+    "longitude": rounded_between(-170, 170, 4),
     "timezone": pooled("timezone"),
-    "language_code": lambda g: g.rng.choice(LANGUAGES),
-    "currency_code": lambda g: g.rng.choice(CURRENCIES),
+    "language_code": chosen(LANGUAGES),
+    "currency_code": chosen(CURRENCIES),
     "email": pooled("email"),
     "phone": pooled("phone_number"),
     "url": lambda g: f"https://{_DOMAIN(g)}/{_SLUG(g)}",
@@ -174,56 +211,56 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "hex_color": lambda g: f"#{g.rng.getrandbits(24):06x}",
     "color": pooled("color_name"),
     "isbn": pooled("isbn13"),
-    "ticker": lambda g: g.rng.choice(TICKERS),
+    "ticker": chosen(TICKERS),
     "date": lambda g: _date(g, -30, 30).isoformat(),
     "past_date": lambda g: _date(g, -730, -1).isoformat(),
     "future_date": lambda g: _date(g, 1, 90).isoformat(),
     "datetime": lambda g: _datetime(g, -30, 0),
     "time": lambda g: f"{g.rng.randint(0, 23):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": lambda g: g.today.year - g.rng.randint(0, 40),
-    "duration_minutes": lambda g: g.rng.randint(20, 180),
-    "price": lambda g: round(g.rng.uniform(5, 250), 2),
-    "amount": lambda g: round(g.rng.uniform(10, 5000), 2),
-    "percentage": lambda g: round(g.rng.uniform(0, 100), 1),
-    "rating": lambda g: round(g.rng.uniform(1, 5), 1),
-    "score": lambda g: g.rng.randint(0, 100),
-    "count": lambda g: g.rng.randint(0, 500),
-    "temperature_c": lambda g: round(g.rng.uniform(-5, 32), 1),
-    "temperature_f": lambda g: round(g.rng.uniform(23, 90), 1),
-    "humidity": lambda g: g.rng.randint(20, 95),
-    "wind_speed": lambda g: round(g.rng.uniform(0, 45), 1),
-    "pressure_hpa": lambda g: g.rng.randint(985, 1035),
+    "duration_minutes": int_between(20, 180),
+    "price": rounded_between(5, 250, 2),
+    "amount": rounded_between(10, 5000, 2),
+    "percentage": rounded_between(0, 100, 1),
+    "rating": rounded_between(1, 5, 1),
+    "score": int_between(0, 100),
+    "count": int_between(0, 500),
+    "temperature_c": rounded_between(-5, 32, 1),
+    "temperature_f": rounded_between(23, 90, 1),
+    "humidity": int_between(20, 95),
+    "wind_speed": rounded_between(0, 45, 1),
+    "pressure_hpa": int_between(985, 1035),
     "precipitation_mm": lambda g: round(max(0.0, g.rng.uniform(-4, 12)), 1),
-    "aqi": lambda g: g.rng.randint(15, 180),
-    "uv_index": lambda g: g.rng.randint(0, 11),
-    "population": lambda g: g.rng.randint(5_000, 9_000_000),
-    "elevation_m": lambda g: g.rng.randint(0, 2500),
-    "distance_km": lambda g: round(g.rng.uniform(0.5, 900), 1),
-    "weight_kg": lambda g: round(g.rng.uniform(0.2, 90), 1),
-    "calories": lambda g: g.rng.randint(80, 950),
+    "aqi": int_between(15, 180),
+    "uv_index": int_between(0, 11),
+    "population": int_between(5_000, 9_000_000),
+    "elevation_m": int_between(0, 2500),
+    "distance_km": rounded_between(0.5, 900, 1),
+    "weight_kg": rounded_between(0.2, 90, 1),
+    "calories": int_between(80, 950),
     "version": lambda g: f"{g.rng.randint(0, 9)}.{g.rng.randint(0, 30)}.{g.rng.randint(0, 20)}",
-    "genre": lambda g: g.rng.choice(GENRES),
+    "genre": chosen(GENRES),
     "artist": pooled("name"),
     "album": lambda g: words(g, 2).title(),
     "song": lambda g: words(g, g.rng.randint(1, 3)).title(),
     "movie": lambda g: words(g, g.rng.randint(1, 3)).title(),
     "book": lambda g: words(g, 3).title(),
     "author": pooled("name"),
-    "team": lambda g: g.rng.choice(TEAMS),
+    "team": chosen(TEAMS),
     "player": pooled("name"),
     "recipe": lambda g: f"{g.rng.choice(INGREDIENTS).title()} {g.rng.choice(('Curry', 'Salad', 'Risotto', 'Stew', 'Tacos', 'Soup'))}",
-    "ingredient": lambda g: g.rng.choice(INGREDIENTS),
-    "cuisine": lambda g: g.rng.choice(CUISINES),
-    "airport_code": lambda g: g.rng.choice(AIRPORTS),
-    "airline": lambda g: g.rng.choice(AIRLINES),
+    "ingredient": chosen(INGREDIENTS),
+    "cuisine": chosen(CUISINES),
+    "airport_code": chosen(AIRPORTS),
+    "airline": chosen(AIRLINES),
     "flight_number": lambda g: f"{g.rng.choice(string.ascii_uppercase)}{g.rng.choice(string.ascii_uppercase)}{g.rng.randint(100, 9999)}",
     "hashtag": lambda g: "#" + g.rng.choice(WORDS),
-    "quote": lambda g: g.rng.choice(POSITIVE_QUOTES),
+    "quote": chosen(POSITIVE_QUOTES),
     "definition": lambda g: sentence(g, 12),
-    "part_of_speech": lambda g: g.rng.choice(POS),
+    "part_of_speech": chosen(POS),
     "file_name": pooled("file_name"),
-    "mime_type": lambda g: g.rng.choice(MIME),
-    "status": lambda g: g.rng.choice(STATUSES),
+    "mime_type": chosen(MIME),
+    "status": chosen(STATUSES),
     "code": lambda g: "".join(g.rng.choice(string.ascii_uppercase + string.digits) for _ in range(8)),
 }
 
