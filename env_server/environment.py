@@ -9,7 +9,6 @@ arguments, simulate, and append the call to the log before returning. The MCP ha
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 import secrets
 import time
@@ -27,6 +26,7 @@ from env_server.simulators.generate import canonical_args
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
 from state.encoding import encode_canonical, encode_text
+from state.stamps import elapsed_ms_text, utc_now_iso
 from state.store import StateStore
 from state.world import World
 
@@ -158,8 +158,8 @@ class ToolEnvironment:
         # Ephemeral durability (in-process RL) keeps session records in memory and no call log.
         self.sessions = SessionStore(db, persist=self.store.persistent)
         self.rules = _rules_for(catalog)
-        # A partial, not a lambda: the call log reads the clock on every call.
-        self._clock = clock or functools.partial(dt.datetime.now, dt.timezone.utc)
+        # Timestamps as text; the default reads the wall clock without datetime (see stamps).
+        self._timestamp: Callable[[], str] = (lambda: clock().isoformat()) if clock is not None else utc_now_iso
         self._search_index: ToolSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
@@ -216,7 +216,7 @@ class ToolEnvironment:
             today=today or self.settings.today,
             tools=pairs,
             label=label,
-            created_at=self._clock().isoformat(),
+            created_at=self._timestamp(),
         )
         try:
             self.sessions.create(record)
@@ -272,7 +272,7 @@ class ToolEnvironment:
         """Run one tool call end to end and log it. Raises ``SessionError`` for protocol misuse."""
         view = self._free if session_id == FREE_SESSION else self._views.get(session_id) or self.view(session_id)
         args = dict(arguments or {})
-        started = time.perf_counter()
+        started = time.perf_counter_ns()
         extension = self.extensions.get(view.session_id)
         if extension is not None and name in extension.tools and name not in view.names:
             return self._serve_extension(view, extension, name, args, started)
@@ -313,7 +313,7 @@ class ToolEnvironment:
         return outcome
 
     def _serve_extension(
-        self, view: SessionView, extension: SessionExtension, name: str, args: dict[str, Any], started: float
+        self, view: SessionView, extension: SessionExtension, name: str, args: dict[str, Any], started: int
     ) -> CallOutcome:
         result: dict[str, Any] | None = None
         message: str | None = None
@@ -373,7 +373,7 @@ class ToolEnvironment:
         name: str,
         args: dict[str, Any],
         result: Any,
-        started: float,
+        started: int,
         kind: ErrorKind | None,
         world: World | None,
         *,
@@ -388,7 +388,7 @@ class ToolEnvironment:
         op = CallLog.call_op(
             view.session_id, seq, name, args_json if args_json is not None else canonical_args(args),
             result_json if result_json is not None else encode_text(result),
-            kind, round((time.perf_counter() - started) * 1000, 3), self._clock().isoformat(),
+            kind, elapsed_ms_text(started), self._timestamp(),
         )
         # The call's state changes and its log row commit in one transaction.
         if world is None:
