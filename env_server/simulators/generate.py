@@ -184,7 +184,10 @@ def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, 
             _PLANS.clear()
         from env_server.simulators.plan_source import compile_source  # it builds on this module
 
-        node = compile_source(schema, name, parent, entity, hints) if USE_SOURCE_PLANS else None
+        # A scalar's closure plan is a frame or two already; generating source pays only
+        # for objects and arrays (compiling one costs ~1-2 ms, once per schema).
+        containers = USE_SOURCE_PLANS and isinstance(schema, dict) and schema.get("type") in ("object", "array")
+        node = compile_source(schema, name, parent, entity, hints) if containers else None
         hit = (schema, hints, node or _compile(schema, name, parent, entity, hints))
         _PLANS[key] = hit
     return hit[2]
