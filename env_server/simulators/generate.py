@@ -85,8 +85,9 @@ class Generation:
         return next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
-        """One value for ``schema``. The schema is compiled once into closures (see
-        ``_compile``); a call then only draws random values and echoes arguments."""
+        """One value for ``schema``. The schema is compiled once (one generated function per
+        object or array, see ``plan_source``; closures otherwise, see ``_compile``); a call
+        then only draws random values and echoes arguments."""
         return _plan(schema, name, parent, self.entity, self.hints)(self, index)
 
     def _number(self, schema: dict[str, Any], typ: str, kind: str | None) -> int | float:
