@@ -139,22 +139,22 @@ class _Source:
         if not n:
             self.add(depth, f"{out} = rng.choice({self.const(seq)})")  # raises as choice does
             return
-        k = n.bit_length()
-        self.add(depth, f"r = rng.getrandbits({k})")
-        self.add(depth, f"while r >= {n}:")
-        self.add(depth + 1, f"r = rng.getrandbits({k})")
+        self.below(n, depth)
         self.add(depth, f"{out} = {self.const(seq)}[r]")
 
     def randint(self, out: str, a: Any, b: Any, depth: int) -> None:
         if type(a) is not int or type(b) is not int or b - a + 1 <= 0:
             self.add(depth, f"{out} = rng.randint({self.const(a)}, {self.const(b)})")
             return
-        n = b - a + 1
+        self.below(b - a + 1, depth)
+        self.add(depth, f"{out} = {a} + r")
+
+    def below(self, n: int, depth: int) -> None:
+        """``r`` uniform in [0, n): k bits, retried while >= n (``Random._randbelow``)."""
         k = n.bit_length()
         self.add(depth, f"r = rng.getrandbits({k})")
         self.add(depth, f"while r >= {n}:")
         self.add(depth + 1, f"r = rng.getrandbits({k})")
-        self.add(depth, f"{out} = {a} + r")
 
     def draw_kind(self, kind: str, out: str, depth: int) -> bool:
         """``out = KINDS[kind](gen)``, inlined where the draw's shape is known.
