@@ -25,7 +25,7 @@ import contextlib
 import datetime as dt
 import secrets
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
@@ -56,6 +56,8 @@ class SessionCreateRequest(BaseModel):
     today: dt.date | None = None
     session_id: str | None = None
     label: str | None = None
+    base_world: Literal["seeded", "empty"] = Field(
+        default="seeded", description="'seeded': user-owned collections start with a few rows; 'empty': none.")
     scenario_id: str | None = Field(default=None, description="Create a live scenario session instead.")
     distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS, description="Scenario sessions only.")
     user_channel: bool = Field(default=False, description="Scenario sessions only: add talk_to_user.")
@@ -112,7 +114,8 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     @app.post("/v1/sessions", status_code=201)
     async def create_session(body: SessionCreateRequest) -> SessionCreateResult | ScenarioSessionCreated:
         if body.scenario_id is not None:
-            if body.tools or body.group is not None or body.today is not None or body.session_id or body.label:
+            if (body.tools or body.group is not None or body.today is not None or body.session_id or body.label
+                    or body.base_world != "seeded"):
                 raise HTTPException(422, "a scenario session takes only scenario_id, seed, distractors, "
                                          "user_channel and max_steps")
             request = ScenarioSessionRequest(scenario_id=body.scenario_id, seed=body.seed, max_steps=body.max_steps,
@@ -130,6 +133,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
                 today=body.today,
                 session_id=body.session_id,
                 label=body.label,
+                base_world=body.base_world,
             )
         except SessionError as exc:
             raise HTTPException(422, str(exc)) from None

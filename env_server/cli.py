@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from env_server.catalog import Catalog, load_catalog
 from env_server.config import DEFAULT_HOST, DEFAULT_PORT, FREE_SESSION, ServerSettings
@@ -188,6 +189,79 @@ def specs_check(
             out.print(f"[yellow]warning[/yellow] {p.tool}: {p.message}")
     out.print(f"{len(report.errors)} errors, {len(report.warnings)} warnings")
     raise typer.Exit(1 if report.errors else 0)
+
+
+@specs_app.command("audit")
+def specs_audit(
+    catalog: CatalogOpt = None,
+    tool: Annotated[
+        list[str] | None, typer.Option("--tool", "-t", help="Audit only this tool (repeatable).")
+    ] = None,
+    sample: Annotated[
+        int | None, typer.Option(min=1, help="Audit a seeded random sample of N tools (of --tool's, if given).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample and of every audit session's world.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also log simulator tracebacks.")] = False,
+) -> None:
+    """Call every tool (or a sample) in a fresh session with sample arguments and report what is not believable.
+
+    Each tool runs in a fresh session over its API family, called with sample arguments (variant 0, or variant 1 when variant 0 is rejected). Checks:
+
+    [bold]lorem[/bold]: a string reads as Faker lorem filler (incl. 1-2 word lowercase names, titles, breeds).
+
+    [bold]invariant[/bold]: a record breaks a declared invariant (°F from °C, high >= low, end after start ...).
+
+    [bold]id_chain[/bold]: an id a search/list returned is a 404 (or rejected) in its family's read-by-id tools.
+
+    [bold]empty_fresh_list[/bold]: a search/list answers an empty collection in a fresh session.
+
+    [bold]nondeterministic[/bold]: a read/search/list/action answers differently when called twice the same way.
+
+    [bold]clock[/bold]: a create's timestamp, or an "as of now" date (last_updated, localtime ...), is not the session's today.
+
+    [bold]infra_error[/bold]: the simulator crashed on the tool.
+
+    Exit status: 0 without findings, 1 with any finding, 2 on usage errors.
+    """
+    from rich.progress import Progress
+
+    from env_server.catalog.audit import AuditUsageError, audit_catalog, select_tools
+
+    cat = _load(catalog)
+    try:
+        names = select_tools(cat, tool, sample, seed)
+    except AuditUsageError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    if err.is_terminal and len(names) > 1:
+        with Progress(console=err, transient=True) as progress:
+            task = progress.add_task("auditing", total=len(names))
+            report = audit_catalog(cat, names, seed=seed, quiet=not verbose,
+                                   on_tool=lambda _name: progress.advance(task))
+    else:
+        report = audit_catalog(cat, names, seed=seed, quiet=not verbose)
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+        raise typer.Exit(1 if report.failed else 0)
+    if report.findings:
+        table = Table(title="Findings", title_justify="left")
+        for column in ("tool", "check", "path", "detail"):
+            table.add_column(column, overflow="fold")
+        for name, findings in report.by_tool().items():
+            for i, f in enumerate(findings):
+                cells = (name if i == 0 else "", f.check.value, f.path, f.detail)
+                table.add_row(*(Text(c) for c in cells), end_section=i == len(findings) - 1)
+        out.print(table)
+    totals = Table(title_justify="left")
+    totals.add_column("Check")
+    totals.add_column("findings", justify="right")
+    for kind, count in report.totals.items():
+        totals.add_row(kind, str(count))
+    out.print(totals)
+    flagged = len(report.by_tool())
+    out.print(f"{report.tools_audited} tools audited, {flagged} with findings, {len(report.findings)} findings")
+    raise typer.Exit(1 if report.failed else 0)
 
 
 def _print_counts(title: str, counts: dict[str, Any]) -> None:

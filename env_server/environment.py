@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from env_server.catalog import Catalog
 from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
@@ -22,6 +22,7 @@ from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import ArgumentError, SessionError, ToolCallError
 from env_server.search import ToolSearchIndex
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
+from env_server.simulators.base import session_now
 from env_server.simulators.generate import canonical_args
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
@@ -190,6 +191,7 @@ class ToolEnvironment:
         session_id: str | None = None,
         label: str | None = None,
         pairs: list[tuple[str, str]] | None = None,
+        base_world: Literal["seeded", "empty"] = "seeded",
     ) -> SessionView:
         """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``."""
         pairs = list(pairs or [])
@@ -217,6 +219,7 @@ class ToolEnvironment:
             tools=pairs,
             label=label,
             created_at=self._timestamp(),
+            base_world=base_world,
         )
         try:
             self.sessions.create(record)
@@ -340,8 +343,9 @@ class ToolEnvironment:
             session_id=view.session_id,
             seed=view.record.seed,
             today=view.record.today,
-            state=StateHandle(world, self.rules),
+            state=StateHandle(world, self.rules, seeded=view.record.base_world == "seeded"),
             args_json=args_json,
+            now=session_now(view.record.today, world.created),
         )
         return simulate(spec, args, ctx)
 
@@ -425,6 +429,7 @@ class ToolEnvironment:
             today=view.record.today,
             label=f"fork of {session_id}",
             pairs=view.record.tools,
+            base_world=view.record.base_world,
         )
         self.store.fork(view.session_id, view.record.seed, fork.session_id,
                         extra=[CallLog.copy_op(view.session_id, fork.session_id)])

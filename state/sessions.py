@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,7 +23,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     tools JSON NOT NULL,
     label VARCHAR,
     created_at VARCHAR NOT NULL
-)
+);
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS base_world VARCHAR DEFAULT 'seeded';
 """
 
 
@@ -36,6 +38,9 @@ class SessionRecord(BaseModel):
     tools: list[tuple[str, str]] = Field(default_factory=list)
     label: str | None = None
     created_at: str
+    # "seeded": user-owned collections (calendars, issues, files, …) start with a few rows;
+    # "empty": they start empty.
+    base_world: Literal["seeded", "empty"] = "seeded"
 
 
 class SessionStore:
@@ -60,7 +65,8 @@ class SessionStore:
                 self._cache[record.session_id] = record
                 return record
             self._db.execute(
-                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO sessions (session_id, seed, today, tools, label, created_at, base_world)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     record.session_id,
                     record.seed,
@@ -68,6 +74,7 @@ class SessionStore:
                     json.dumps(record.tools),
                     record.label,
                     record.created_at,
+                    record.base_world,
                 ],
             )
             self._cache[record.session_id] = record
@@ -78,7 +85,7 @@ class SessionStore:
         if hit is not None or not self.persist:
             return hit
         row = self._db.execute(
-            "SELECT session_id, seed, today, tools, label, created_at FROM sessions WHERE session_id = ?",
+            "SELECT session_id, seed, today, tools, label, created_at, base_world FROM sessions WHERE session_id = ?",
             [session_id],
         ).fetchone()
         if row is None:
@@ -90,6 +97,7 @@ class SessionStore:
             tools=[tuple(t) for t in json.loads(row[3])],
             label=row[4],
             created_at=row[5],
+            base_world=row[6] or "seeded",
         )
         self._cache[session_id] = record
         return record

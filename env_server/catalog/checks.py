@@ -22,6 +22,8 @@ from env_server.catalog.models import Operation, SourceFormat, ToolSpec
 from env_server.catalog.samples import sample_arguments
 from env_server.errors import ToolCallError
 from env_server.simulators import SimContext, simulate
+from env_server.simulators.records import default_facts
+from env_server.simulators.values import LEGACY_HINTS, known_kind
 from env_server.validation import ArgumentValidator
 
 NATIVE_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{2,63}$")
@@ -202,6 +204,10 @@ def _profile_problems(spec: ToolSpec) -> list[str]:
         msgs.append("search/list profiles need 'collection' (the output array of results)")
     if p.operation in (Operation.UPDATE, Operation.DELETE) and not p.id_param:
         msgs.append(f"{p.operation.value} profiles need 'id_param'")
+    vocab = default_facts().vocab
+    for field_name, kind in sorted(p.hints.items()):
+        if kind not in LEGACY_HINTS and not known_kind(kind, vocab):
+            msgs.append(f"profile.hints['{field_name}'] names an unknown value kind '{kind}'")
     return msgs
 
 

@@ -14,6 +14,14 @@ from typing import Any, Protocol
 from env_server.catalog.models import ToolSpec
 
 DEFAULT_TODAY = dt.date(2026, 1, 15)
+# The session clock: a session's day starts at 09:00 UTC, and each write moves it on.
+DAY_START = dt.time(9, 0)
+MINUTES_PER_WRITE = 7
+
+
+def session_now(today: dt.date, writes: int) -> dt.datetime:
+    """The session's "now" after ``writes`` writes: deterministic, never wall time."""
+    return dt.datetime.combine(today, DAY_START) + dt.timedelta(minutes=MINUTES_PER_WRITE * writes)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -24,6 +32,8 @@ class SimContext:
     seed: int = 0
     today: dt.date = DEFAULT_TODAY
     state: Any = None
+    # The session clock's "now" (see ``session_now``); None means the start of ``today``.
+    now: dt.datetime | None = None
     # The call's arguments as canonical JSON, when the caller encoded them already (the
     # environment does, for its log): the call seed then reuses them instead of re-encoding.
     args_json: str | None = None

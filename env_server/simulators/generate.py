@@ -17,12 +17,34 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from types import MappingProxyType
 from typing import Any
 
+from env_server.simulators import invariants
+from env_server.simulators.market import InstrumentFact, SessionMarket
+from env_server.simulators.naming import PLACE_ENTITIES, resolve_kind
+from env_server.simulators.records import (
+    AIRPORT_ARGS,
+    BASE_ARGS,
+    CURRENCY_ARGS,
+    DEST_AIRPORT_ARGS,
+    INSTRUMENT_ARGS,
+    LAT_ARGS,
+    LON_ARGS,
+    LOOSE_PLACE_ARGS,
+    PLACE_ARGS,
+    POINT_ENTITIES,
+    RecordScope,
+    WorldFacts,
+    _arg_number,
+    _arg_text,
+    default_facts,
+)
+from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
-from env_server.simulators.values import KINDS, WORDS, kind_for, snake, words
+from env_server.simulators.values import KINDS, draw_kind, snake
 from state.encoding import encode_canonical, sha256
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
+# Echoes accept a local time without an offset ("2026-03-20T09:00:00"), as calendars send it.
+_DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
 LIVE_STATUSES = frozenset(
@@ -30,6 +52,12 @@ LIVE_STATUSES = frozenset(
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
 _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
+_AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
+_WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
+                            "astronomy", "sun", "sunrise", "marine", "geocode", "timezone", "pollen", "alert"})
+_CRYPTO_WORDS = frozenset({"coin", "crypto", "cryptocurrency", "token", "asset", "market", "exchange_rate"})
+_QUOTE_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptocurrency", "price", "candle",
+                          "ohlc", "bar", "token", "asset", "trade"})
 
 
 def canonical_args(args: dict[str, Any]) -> str:
@@ -55,11 +83,8 @@ _NO_HINTS: Mapping[str, str] = MappingProxyType({})
 
 
 class Generation:
-    """Per-call generation state: a random generator seeded for this call alone.
-
-    A plain class with one ``__init__`` (not a dataclass with ``__post_init__``): one is
-    made per simulated call, and each Python frame costs there.
-    """
+    """Per-call generation state: a random generator seeded for this call alone, the
+    session's clock and market, and the stack of records being built."""
 
     def __init__(
         self,
@@ -69,6 +94,11 @@ class Generation:
         entity: str = "item",
         hints: Mapping[str, str] = _NO_HINTS,  # one shared object: plans key on it
         searching: bool = False,
+        *,
+        session_seed: int = 0,
+        now: dt.datetime | None = None,
+        facts: WorldFacts | None = None,
+        current: bool = False,
     ) -> None:
         self.seed = seed
         self.today = today
@@ -78,17 +108,158 @@ class Generation:
         self.searching = searching
         self.rng = SimRandom(seed)
         self.id_prefix = id_prefix(entity.lower(), "item")
+        self.now = now or dt.datetime.combine(today, dt.time(9, 0))
+        self.facts = facts or default_facts()
+        self.session_seed = session_seed
+        self.current = current  # "latest"/"current" data: dated today
+        self.scope = RecordScope(self, None, fresh=True)
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
 
     @functools.cached_property
     def _query(self) -> str | None:
         return next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
+    @functools.cached_property
+    def market(self) -> SessionMarket:
+        return SessionMarket(self.facts.market_table, self.session_seed)
+
+    @functools.cached_property
+    def draw_offset(self) -> int:
+        return self.rng.randrange(1 << 16)
+
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
-        """One value for ``schema``. The schema is compiled once (one generated function per
-        object or array, see ``plan_source``; closures otherwise, see ``_compile``); a call
-        then only draws random values and echoes arguments."""
+        """One value for ``schema``. The schema is compiled once to a tree of closures
+        (see ``_compile``); a call then only draws values and echoes arguments."""
         return _plan(schema, name, parent, self.entity, self.hints)(self, index)
+
+    def enter(self, fresh: bool, index: int) -> RecordScope:
+        scope = self.scope
+        self.scope = RecordScope(self, scope, fresh=fresh, index=index)
+        return scope
+
+    # -- what the call's arguments name ------------------------------------------------
+
+    @functools.cached_property
+    def _call_place(self) -> PlaceFact | None:
+        ref = self.facts.reference
+        lat, lon = _arg_number(self.args, LAT_ARGS), _arg_number(self.args, LON_ARGS)
+        if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
+            return ref.nearest_place(lat, lon)
+        names = PLACE_ARGS + LOOSE_PLACE_ARGS if self._place_minded else PLACE_ARGS
+        for key in names:
+            text = _arg_text(self.args, (key,))
+            if text is not None and len(text) <= 80:
+                found = ref.find_place(text)
+                if found is not None:
+                    return found
+        airport = self.call_airport("origin")
+        return ref.find_place(airport.city) if airport is not None else None
+
+    @functools.cached_property
+    def _place_minded(self) -> bool:
+        words = set(self.entity.lower().split("_"))
+        return bool(words & (PLACE_ENTITIES | POINT_ENTITIES | _WEATHER_WORDS))
+
+    @functools.cached_property
+    def lists_places(self) -> bool:
+        """Whether the records themselves are places (a list of cities, not of hotels)."""
+        return bool(set(self.entity.lower().split("_")) & PLACE_ENTITIES)
+
+    def call_place(self) -> PlaceFact | None:
+        return self._call_place
+
+    def call_radius(self) -> float | None:
+        value = _arg_number(self.args, ("radius", "radius_km", "max_distance"))
+        if value is None:
+            meters = _arg_number(self.args, ("radius_m", "radius_meters"))
+            value = meters / 1000 if meters is not None else None
+        return value if value is not None and value > 0 else None
+
+    def call_airport(self, role: str) -> AirportFact | None:
+        names = AIRPORT_ARGS if role == "origin" else DEST_AIRPORT_ARGS
+        text = _arg_text(self.args, names)
+        if text is None:
+            return None
+        ref = self.facts.reference
+        hit = ref.airport(text.strip()) if len(text.strip()) == 3 else None
+        if hit is None:
+            place = ref.find_place(text)
+            hit = ref.main_airport(place) if place is not None else None
+        return hit
+
+    @functools.cached_property
+    def _call_instruments(self) -> tuple[InstrumentFact, ...]:
+        table = self.facts.market_table
+        found: list[InstrumentFact] = []
+        for key in INSTRUMENT_ARGS:
+            value = self.args.get(key)
+            texts = value if isinstance(value, list) else str(value).split(",") if isinstance(value, str) else []
+            for text in texts:
+                hit = table.find(str(text)) if str(text).strip() else None
+                if hit is not None and hit not in found:
+                    found.append(hit)
+        return tuple(found)
+
+    def call_instruments(self) -> tuple[InstrumentFact, ...]:
+        return self._call_instruments
+
+    def call_currency(self) -> str | None:
+        text = _arg_text(self.args, CURRENCY_ARGS)
+        code = text.split(",")[0].strip().upper() if text else None
+        return code if code and code in self.facts.market_table.fx_per_usd else None
+
+    def is_crypto(self) -> bool:
+        named = self._call_instruments
+        if named:
+            return named[0].kind == "crypto"
+        return bool(set(self.entity.lower().split("_")) & _CRYPTO_WORDS)
+
+    def is_quote(self) -> bool:
+        return bool(self._call_instruments) or bool(set(self.entity.lower().split("_")) & _QUOTE_WORDS)
+
+    def quote_price(self, role: str) -> float:
+        """The record's instrument today, in the call's currency (USD by default):
+        ``close`` (the current price), ``open``, ``high``, ``low`` or ``previous_close``."""
+        fact = self.scope.instrument()
+        opened, high, low, close = self.market.day_range(fact.symbol, self.today)
+        usd = {"open": opened, "high": high, "low": low, "close": close, "previous_close": opened}[role]
+        per = self.market.per_usd(self.call_currency() or "USD", self.today) or 1.0
+        value = usd * per
+        return round(value, 2 if value >= 1 else 6)
+
+    def names_currencies(self) -> bool:
+        return self.call_currency() is not None or _arg_text(self.args, BASE_ARGS) is not None
+
+    def current_time_text(self) -> str:
+        """A time today, before the session's "now": when "current" data was observed."""
+        minutes = self.now.hour * 60 + self.now.minute
+        at = self.rng.randint(max(0, minutes - 90), max(0, minutes - 1))
+        return f"{self.today.isoformat()}T{at // 60:02d}:{at % 60:02d}:00Z"
+
+    def fx_rate(self) -> float:
+        base = (_arg_text(self.args, BASE_ARGS) or "USD").split(",")[0].strip().upper()
+        quote = self.call_currency() or ("EUR" if base != "EUR" else "USD")
+        rate = self.market.rate(base, quote, self.today)
+        return round(rate, 6) if rate is not None else round(self.rng.uniform(0.5, 2.0), 4)
+
+    def car(self) -> tuple[str, str]:
+        scope = self.scope
+        if "car" not in scope.values:
+            models = self.facts.reference.car_models
+            vin = _arg_text(self.args, ("vin", "VIN"))
+            decoded = self.facts.reference.decode_vin(vin) if vin else None
+            make = decoded["make"] if decoded else None
+            match = next((m for m in models if make and m.lower() == make.lower()), None)
+            if match is None:
+                makes = tuple(models)
+                match = make or makes[self.rng.randrange(len(makes))]
+            options = models.get(match) or ("Sedan",)
+            scope.values["car"] = (match, options[self.rng.randrange(len(options))])
+        car: tuple[str, str] = scope.values["car"]
+        return car
+
+    def now_text(self) -> str:
+        return self.now.strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def _number(self, schema: dict[str, Any], typ: str, kind: str | None) -> int | float:
         lo = schema.get("minimum", schema.get("exclusiveMinimum"))
@@ -134,6 +305,10 @@ class Generation:
                 return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
             day = base + dt.timedelta(days=index)
             return day.isoformat() if fmt == "date" else f"{day.isoformat()}T12:00:00Z"
+        if kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime"):
+            if fmt == "date":
+                return self.today.isoformat()
+            return self.now_text() if kind == "now" else self.current_time_text()
         if kind == "past_date":
             day = self.today - dt.timedelta(days=self.rng.randint(1, 730))
         elif kind == "future_date":
@@ -169,10 +344,6 @@ class Generation:
 
 _PLANS: dict[tuple[int, str, str, str, int], tuple[Any, Any, Node]] = {}
 _MAX_PLANS = 200_000
-# Plans are compiled to one generated Python function per schema (``plan_source``) when
-# possible; the closure tree below is the reference semantics and the fallback. Tests switch
-# this off to compare the two.
-USE_SOURCE_PLANS = True
 
 
 def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
@@ -183,20 +354,14 @@ def _plan(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, 
     if hit is None:
         if len(_PLANS) >= _MAX_PLANS:  # schemas built on the fly must not grow it forever
             _PLANS.clear()
-        from env_server.simulators.plan_source import compile_source  # it builds on this module
-
-        # A scalar's closure plan is a frame or two already; generating source pays only
-        # for objects and arrays (compiling one costs ~1-2 ms, once per schema).
-        containers = USE_SOURCE_PLANS and isinstance(schema, dict) and schema.get("type") in ("object", "array")
-        node = compile_source(schema, name, parent, entity, hints) if containers else None
-        hit = (schema, hints, node or _compile(schema, name, parent, entity, hints))
+        hit = (schema, hints, _compile(schema, name, parent, entity, hints))
         _PLANS[key] = hit
     return hit[2]
 
 
 def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     if not isinstance(schema, dict):
-        return lambda gen, index: gen.rng.choice(WORDS)
+        return lambda gen, index: draw_kind("tag", gen)
     if "const" in schema:
         const = schema["const"]
         return lambda gen, index: const
@@ -208,7 +373,6 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
         # An output field named like an argument repeats it, when it fits the schema.
-        # (Inline, not a method: this runs for every field of every response.)
         if args:
             value = args.get(name, MISSING)
             if value is MISSING:
@@ -239,10 +403,12 @@ def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, 
     if typ == "array":
         return _compile_array(schema, name, entity, hints)
     if typ == "boolean":
+        if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
+            return lambda gen, index: True
         return lambda gen, index: gen.rng.random() < 0.5
     if typ == "null":
         return lambda gen, index: None
-    kind = hints.get(name) or kind_for(name, entity)
+    kind = resolve_kind(name, entity, parent, hints)
     if typ in ("integer", "number"):
         return lambda gen, index: gen._number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
@@ -252,11 +418,23 @@ def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mappi
     props = schema.get("properties") or {}
     if not props:
         if schema.get("additionalProperties", True) is not False:
-            return lambda gen, index: {"value": gen.rng.choice(WORDS)}
+            return lambda gen, index: {"value": draw_kind("tag", gen)}
         return lambda gen, index: {}
     # Only the time axis of a series item steps with the item index; other dates stay random.
     children = tuple((k, _plan(sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
-    return lambda gen, index: {k: child(gen, index if series else None) for k, child, series in children}
+
+    def record(gen: Generation, index: int | None) -> dict[str, Any]:
+        # One scope per record: its fields share a place, an instrument, a title. Array
+        # items (index set) start fresh; nested objects share their parent's anchors.
+        outer = gen.enter(index is not None, index or 0)
+        try:
+            out = {k: child(gen, index if series else None) for k, child, series in children}
+        finally:
+            gen.scope = outer
+        invariants.enforce(out, gen.args)
+        return out
+
+    return record
 
 
 def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
@@ -267,7 +445,19 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
     unique = bool(schema.get("uniqueItems"))
     enum = items.get("enum")
     sampled = enum if isinstance(enum, list) and enum and unique else None
-    child = _plan(items, singular(name), name, entity, hints)
+    # A scalar item takes the hint written for its array ("skills": "skill") when its
+    # singular name has none.
+    item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
+    child = _plan(items, item_name, name, entity, hints)
+    listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
+    if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
+
+        def vocab_list(gen: Generation, index: int | None) -> list[Any]:
+            value = draw_kind(listed, gen)
+            found = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+            return found[: max(lo, min(hi, len(found)))]
+
+        return vocab_list
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -278,7 +468,7 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
         out = [child(gen, i) for i in range(n)]
-        if unique:
+        if unique or not objects:  # a list of tags or names does not repeat itself
             uniq: list[Any] = []
             for v in out:
                 if v not in uniq:
@@ -292,11 +482,13 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
     fmt = schema.get("format")
     base: Node
-    if fmt == "date" or fmt == "date-time":
+    if kind == "holiday_date":  # a fact, not a point on the series axis
+        base = lambda gen, index: draw_kind("holiday_date", gen)  # noqa: E731
+    elif fmt == "date" or fmt == "date-time":
         base = lambda gen, index: gen._dated(fmt, kind, index, parent)  # noqa: E731
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
         draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
-                     "image_url" if kind == "image_url" else "url"]
+                     "image_url" if kind == "image_url" else "url"]  # noqa: E501
         base = lambda gen, index: draw(gen)  # noqa: E731
     elif fmt == "time":
         base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"  # noqa: E731
@@ -323,24 +515,14 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
 
 
 def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[[Generation], str]:
-    """A string with no format: an id, a value of its kind, or a few words."""
+    """A string with no format: an id, or a value of its kind (a tag when none fits)."""
     if kind == "id":
         stem = snake(name)
         entity_prefix = id_prefix(entity.lower(), "item")
         prefix = id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
         return lambda gen: f"{prefix}_{gen.rng.getrandbits(40):010x}"
-    if kind in KINDS:
-        draw = KINDS[kind]
-        if kind != "title":
-            return lambda gen: str(draw(gen))
-
-        def title(gen: Generation) -> str:
-            value = str(draw(gen))
-            query = gen._query if gen.searching else None
-            return f"{query.strip().title()}: {value}" if query else value
-
-        return title
-    return lambda gen: words(gen, gen.rng.randint(1, 3))
+    chosen_kind = kind or "tag"
+    return lambda gen: str(draw_kind(chosen_kind, gen))
 
 
 MISSING: Any = object()

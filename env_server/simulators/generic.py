@@ -24,6 +24,9 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         entity=profile.entity,
         hints=profile.hints,
         searching=profile.operation in (Operation.SEARCH, Operation.LIST),
+        session_seed=ctx.seed,
+        now=ctx.now,
+        current=reports_current(spec),
     )
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):
@@ -35,6 +38,18 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         if _same_type(value, props[id_field]):
             result[id_field] = value
     return result
+
+
+_CURRENT_WORDS = ("latest", "current", "realtime", "real_time", "now", "quote", "convert", "rate", "price",
+                  "live", "today", "status", "ticker", "weather", "conditions")
+
+
+def reports_current(spec: ToolSpec) -> bool:
+    """Whether a tool answers with today's data ("latest", "current", a quote, a conversion)."""
+    if spec.profile.operation not in (Operation.READ, Operation.ACTION):
+        return False
+    name = spec.name.lower()
+    return any(word in name for word in _CURRENT_WORDS) and "histor" not in name
 
 
 def _same_type(value: Any, schema: dict[str, Any]) -> bool:

@@ -19,6 +19,7 @@ id), so re-reading a row never changes it and nothing is written on a read.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,9 +29,12 @@ from jsonschema import Draft202012Validator
 from env_server.catalog.infer import is_id_param
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.errors import EntityNotFoundError, ToolCallError
-from env_server.simulators.base import SimContext
+from env_server.simulators import invariants
+from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed, fits_schema
-from env_server.simulators.generic import simulate_generic
+from env_server.simulators.ids import conform_id
+from env_server.simulators.naming import snake
+from env_server.simulators.generic import reports_current, simulate_generic
 from state.world import RowState, World, canonical
 
 CONTROL_PARAMS = frozenset(
@@ -47,12 +51,20 @@ class CatalogRules:
     """Which entities each family searches, creates and looks up, derived from profiles."""
 
     ops: dict[tuple[str, str], set[Operation]] = field(default_factory=dict)
+    # (family, entity) -> the input schema of the id parameter its readers take: ids a search
+    # emits are made to fit it, so every reader accepts them.
+    id_schemas: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def from_specs(cls, specs: list[ToolSpec]) -> CatalogRules:
         rules = cls()
         for spec in specs:
-            rules.ops.setdefault((spec.family, spec.profile.entity), set()).add(spec.profile.operation)
+            key = (spec.family, spec.profile.entity)
+            rules.ops.setdefault(key, set()).add(spec.profile.operation)
+            id_param = spec.profile.id_param
+            param = (spec.input_schema.get("properties") or {}).get(id_param or "")
+            if spec.profile.operation is Operation.READ and isinstance(param, dict):
+                rules.id_schemas.setdefault(key, param)
         return rules
 
     def owned(self, family: str, entity: str) -> bool:
@@ -75,6 +87,8 @@ class CatalogRules:
 class StateHandle:
     world: World
     rules: CatalogRules
+    # Whether user-owned collections start with a few rows (``base_world: seeded``).
+    seeded: bool = True
 
 
 def simulate_stateful(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
@@ -123,7 +137,8 @@ def _row_seed(ctx: SimContext, ns: str, entity: str, eid: str) -> int:
 def _project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx: SimContext, args: dict[str, Any]) -> Any:
     """Render a stored row through a schema: row values where they fit, stable fillers elsewhere."""
     gen = Generation(seed=_row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=args,
-                     entity=spec.profile.entity, hints=spec.profile.hints)
+                     entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
+                     current=reports_current(spec))
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base
@@ -192,8 +207,16 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
     idf = _id_field(item_schema, spec)
     filters = p.filter_params or [k for k in args if k not in CONTROL_PARAMS]
     if handle.rules.owned(ns, p.entity):
+        if handle.seeded:
+            _seed_base_rows(spec, item_schema, idf, ctx, handle, {})
         rows = [(eid, r) for eid, r in world.rows_of(ns, p.entity)
                 if r.data.get(_STATE_KEY) != "deleted" and _matches(r, args, filters)]
+        wanted = {k: args[k] for k in filters if k in args}
+        if not rows and handle.seeded and wanted:
+            # The base world also held rows this filter finds (a past order with this status).
+            _seed_base_rows(spec, item_schema, idf, ctx, handle, wanted)
+            rows = [(eid, r) for eid, r in world.rows_of(ns, p.entity)
+                    if r.data.get(_STATE_KEY) != "deleted" and _matches(r, args, filters)]
         limit = next((v for k in ("limit", "max_results", "per_page", "page_size", "count", "size")
                       if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
         rows = rows[:limit] if limit else rows
@@ -204,9 +227,12 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
     ids = world.queries.get((ns, p.entity, query_key))
     if ids is None:
         ids = []
+        kept = []
         for item in out[coll]:
             if not isinstance(item, dict):
                 continue
+            if item.get(idf) is not None and str(item[idf]) in ids:
+                continue  # an id drawn twice (from a short enum): one row, as a repeat would show
             eid = item.get(idf)
             if eid is None or isinstance(eid, bool):
                 if idf in _props(item_schema):
@@ -215,10 +241,15 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
                 else:
                     # Items without an id field are still remembered, under a content-derived key.
                     eid = "h_" + call_seed(p.entity, item, 0).to_bytes(8, "big").hex()[:12]
+            reader_schema = handle.rules.id_schemas.get((ns, p.entity))
+            if reader_schema is not None and not fits_schema(eid, reader_schema) and idf in _props(item_schema):
+                eid = conform_id(eid, reader_schema, _props(item_schema)[idf], item, idf)
             key = str(eid)
             if world.get(ns, p.entity, key) is None:
-                world.put(ns, p.entity, key, _scalars(item))
+                world.put(ns, p.entity, key, dict(item))  # whole: a repeat must answer the same
             ids.append(key)
+            kept.append(item)
+        out[coll] = kept
         world.remember_query(ns, p.entity, query_key, ids)
         return out
     items = []
@@ -228,6 +259,40 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
             items.append(_project(spec, item_schema, row, eid, ctx, args))
     out[coll] = items
     return out
+
+
+BASE_ROWS = (3, 5)  # how many rows a seeded user-owned collection starts with
+_BASE_QUERY = "(base world)"
+
+
+def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: SimContext,
+                    handle: StateHandle, wanted: dict[str, Any]) -> None:
+    """The first look at a user-owned collection finds a few rows that were there before
+    the session began (and a filtered look, a few that match the filter): with ids of their
+    own, the same for the same seed."""
+    world, p, ns = handle.world, spec.profile, spec.family
+    query = _BASE_QUERY + (" " + canonical(wanted) if wanted else "")
+    if (ns, p.entity, query) in world.queries:
+        return
+    seed = _row_seed(ctx, ns, p.entity, query)
+    gen = Generation(seed=seed, today=ctx.today, args=wanted, entity=p.entity, hints=p.hints, session_seed=ctx.seed,
+                     now=session_now(ctx.today, 0))
+    count = gen.rng.randint(*BASE_ROWS) if not wanted else gen.rng.randint(1, 2)
+    id_schema = _props(item_schema).get(idf, {"type": "string"})
+    ids = []
+    for i in range(count):
+        item = gen.fill(item_schema, index=i)
+        if not isinstance(item, dict):
+            continue
+        eid = f"{_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
+            : len(_prefix(p.entity)) + 11]
+        for key, value in wanted.items():  # a filter the record schema lacks still holds in the row
+            item.setdefault(key, value)
+        item[idf] = _int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+        item.pop(_STATE_KEY, None)
+        world.put(ns, p.entity, str(item[idf]), dict(item))
+        ids.append(str(item[idf]))
+    world.remember_query(ns, p.entity, query, ids)
 
 
 def _fix_totals(out: dict[str, Any], schema: dict[str, Any], n: int) -> None:
@@ -273,6 +338,8 @@ def _create(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
         eid = world.next_id(ns, p.entity, _prefix(p.entity))
         out[idf] = _int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
     _set_status(out, spec.output_schema, _STATUS_CREATED)
+    _stamp(out, spec.output_schema, ctx)
+    invariants.enforce(out, args)  # a stamped start may now follow its generated end
     data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **_scalars(out)}
     world.put(ns, p.entity, str(out[idf]), data)
     return out
@@ -294,6 +361,30 @@ def _inherit(out: dict[str, Any], schema: dict[str, Any], referenced: list[RowSt
                 if key in props and _fits(round(qty * price, 2), props[key]):
                     out[key] = round(qty * price, 2)
                     break
+
+
+# Fields that record when a write happened: stamped with the session's "now".
+_STAMPED = re.compile(r"^(created|creation|date_created|submitted|sent|booked|ordered|placed|added|uploaded|posted|"
+                      r"published|updated|modified|last_modified|timestamp)(_at|_on|_date_?time|_time|_date)?$")
+
+
+def _stamp(out: dict[str, Any], schema: dict[str, Any], ctx: SimContext) -> None:
+    """A write happens at the session's "now"."""
+    now = session_now(ctx.today, 0) if ctx.now is None else ctx.now
+    for key, sub in _props(schema).items():
+        if not _STAMPED.match(snake(key)) or not isinstance(sub, dict) or "enum" in sub:
+            continue
+        typ, fmt = sub.get("type"), sub.get("format")
+        if typ == "integer":
+            value: Any = int(now.replace(tzinfo=dt.timezone.utc).timestamp())
+        elif typ == "string" and fmt == "date":
+            value = now.date().isoformat()
+        elif typ == "string":
+            value = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        else:
+            continue
+        if fits_schema(value, sub):
+            out[key] = value
 
 
 def _referenced_entity(param: str) -> str | None:

@@ -29,7 +29,7 @@ def _call(env, sid, name, args):
 
 def test_search_detail_book_list_cancel_trace_is_consistent(builtin_catalog):
     env = _env(builtin_catalog)
-    env.create_session(tools=TICKETS, session_id="lv", seed=1)
+    env.create_session(tools=TICKETS, session_id="lv", seed=1, base_world="empty")
     shows = _call(env, "lv", "ticketmaster_search_shows", {"city": "Las Vegas", "size": 3}).result["shows"]
     assert shows and all(s["city"] == "Las Vegas" for s in shows)
     for show in shows[:2]:
@@ -79,8 +79,8 @@ def test_wildtoolbench_city_show_ids_resolve_in_show_detail(wtb_catalog):
 
 def test_sessions_never_see_each_others_writes(builtin_catalog):
     env = _env(builtin_catalog)
-    env.create_session(tools=TICKETS, session_id="a", seed=1)
-    env.create_session(tools=TICKETS, session_id="b", seed=1)
+    env.create_session(tools=TICKETS, session_id="a", seed=1, base_world="empty")
+    env.create_session(tools=TICKETS, session_id="b", seed=1, base_world="empty")
     show = _call(env, "a", "ticketmaster_search_shows", {"city": "Reno"}).result["shows"][0]
     booking = _call(env, "a", "ticketmaster_book_tickets", {"show_id": show["show_id"], "quantity": 1, **CUSTOMER}).result
     # Same seed, so b's base world has the same shows, but a's booking must not exist in b.
@@ -95,8 +95,8 @@ def test_sessions_never_see_each_others_writes(builtin_catalog):
 
 def test_reset_returns_to_the_base_world(builtin_catalog):
     env = _env(builtin_catalog)
-    env.create_session(tools=TICKETS, session_id="r", seed=4)
-    env.create_session(tools=TICKETS, session_id="fresh", seed=4)
+    env.create_session(tools=TICKETS, session_id="r", seed=4, base_world="empty")
+    env.create_session(tools=TICKETS, session_id="fresh", seed=4, base_world="empty")
     base = env.state_digest("fresh")
     show = _call(env, "r", "ticketmaster_search_shows", {"city": "Austin"}).result["shows"][0]
     _call(env, "r", "ticketmaster_book_tickets", {"show_id": show["show_id"], "quantity": 1, **CUSTOMER})
@@ -155,7 +155,7 @@ OPS = st.lists(
 def _run_ops(catalog, ops, sid="h"):
     # Deferred durability: this test is about consistency; durability has its own tests.
     env = _env(catalog, Durability.DEFERRED)
-    env.create_session(tools=TICKETS, session_id=sid, seed=7)
+    env.create_session(tools=TICKETS, session_id=sid, seed=7, base_world="empty")
     shows: list[str] = []
     bookings: dict[str, str] = {}
     for op, k, city in ops:
@@ -204,3 +204,26 @@ def test_different_seeds_give_different_worlds(builtin_catalog, seed):
     a = _call(env, "x", "ticketmaster_search_shows", {"city": "Paris"}).result
     b = _call(env, "y", "ticketmaster_search_shows", {"city": "Paris"}).result
     assert a != b
+
+
+def test_a_seeded_base_world_lists_prior_rows_that_resolve_and_survive_reset(builtin_catalog):
+    env = _env(builtin_catalog)
+    env.create_session(tools=TICKETS, session_id="seeded", seed=4)
+    before = _call(env, "seeded", "ticketmaster_list_bookings", {}).result["bookings"]
+    assert 3 <= len(before) <= 5
+    for row in before:
+        detail = _call(env, "seeded", "ticketmaster_get_booking", {"booking_id": row["booking_id"]}).result
+        assert detail["booking_id"] == row["booking_id"]
+    show = _call(env, "seeded", "ticketmaster_search_shows", {"city": "Austin"}).result["shows"][0]
+    made = _call(env, "seeded", "ticketmaster_book_tickets", {"show_id": show["show_id"], "quantity": 1, **CUSTOMER})
+    after = _call(env, "seeded", "ticketmaster_list_bookings", {}).result["bookings"]
+    assert {b["booking_id"] for b in after} == {b["booking_id"] for b in before} | {made.result["booking_id"]}
+    env.reset_session("seeded")
+    again = _call(env, "seeded", "ticketmaster_list_bookings", {}).result["bookings"]
+    assert again == before
+
+
+def test_an_empty_base_world_starts_with_no_owned_rows(builtin_catalog):
+    env = _env(builtin_catalog)
+    env.create_session(tools=TICKETS, session_id="bare", seed=4, base_world="empty")
+    assert _call(env, "bare", "ticketmaster_list_bookings", {}).result["bookings"] == []

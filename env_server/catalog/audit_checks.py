@@ -1,0 +1,256 @@
+"""The realism audit's detectors: pure functions over one tool result.
+
+Each detector takes a result (and what it needs to judge it) and returns
+``(path, detail)`` pairs; ``audit.py`` runs the calls and turns the pairs into findings.
+Paths are JSONPath-like: ``$.current.condition.text``, ``$.results[0].name``.
+
+The lorem detector is tuned to Faker's ``en_US`` lorem provider, whose word list is 971
+*common English words* (not Latin), so "most words are on the list" alone flags about a
+quarter of real English titles and sentences (measured on ``tool_specs/vocab``). A string
+of 3+ words reads as lorem only when it is also shaped like Faker's output: words, spaces
+and sentence-final periods only (no commas, colons, digits or hyphens); not Title Case
+(names and titles are, lorem never is); under 20% function words ("the", "of", "to" … are
+a third of real prose and ~5% of uniform draws from the list); and at least 80% list
+words (all of them under 5 words). On the vocabularies that flags ~0.2% of entries, and
+~92% of generated lorem strings of 3-12 words.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterator
+from enum import Enum
+from typing import Any
+
+from faker.providers.lorem.en_US import Provider as _LoremProvider
+from pydantic import BaseModel, ConfigDict
+
+from env_server.catalog.models import ToolSpec
+from env_server.simulators.invariants import walk_violations
+
+
+class CheckKind(str, Enum):
+    """The audit's checks, in report order."""
+
+    LOREM = "lorem"
+    INVARIANT = "invariant"
+    ID_CHAIN = "id_chain"
+    EMPTY_FRESH_LIST = "empty_fresh_list"
+    NONDETERMINISTIC = "nondeterministic"
+    CLOCK = "clock"
+    INFRA_ERROR = "infra_error"
+
+
+class Finding(BaseModel):
+    """One realism problem of one tool."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tool: str
+    check: CheckKind
+    path: str
+    detail: str
+
+
+Hit = tuple[str, str]  # (path, detail)
+
+LOREM_WORDS: frozenset[str] = frozenset(_LoremProvider.word_list)
+# Frequent English function words: a third or more of real prose, ~5% of uniform lorem draws.
+FUNCTION_WORDS = frozenset({
+    "a", "an", "the", "of", "and", "or", "but", "to", "in", "on", "at", "by", "for", "with", "from", "into", "over",
+    "about", "up", "as", "if", "so", "not", "no", "is", "are", "was", "were", "be", "been", "it", "its", "this",
+    "that", "these", "those", "you", "your", "i", "me", "my", "we", "our", "us", "they", "their", "he", "his",
+    "she", "her", "will", "can",
+})
+# Fields whose short values name things: a lone lowercase lorem word there is filler.
+NAME_FIELDS = frozenset({"name", "title", "label", "make", "model", "breed", "condition", "text"})
+LOREM_RATIO = 0.8
+MAX_FUNCTION_SHARE = 0.2
+_WORD_RE = re.compile(r"[a-z]+")
+_SHORT_RE = re.compile(r"[a-z]+( [a-z]+)?")
+# Faker sentences and word runs: letters, single spaces and sentence-final periods.
+_LOREM_SHAPE_RE = re.compile(r"[A-Za-z]+(?:\.? [A-Za-z]+)*\.?")
+_EXEMPT_RE = re.compile(r"lorem.?ipsum|json.?placeholder", re.IGNORECASE)
+
+
+def walk_strings(value: Any, path: str = "$", key: str = "") -> Iterator[tuple[str, str, str]]:
+    """Every string leaf as ``(path, field name, text)``; list items take their list's name."""
+    if isinstance(value, str):
+        yield path, key, value
+    elif isinstance(value, dict):
+        for k, sub in value.items():
+            yield from walk_strings(sub, f"{path}.{k}", str(k))
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            yield from walk_strings(sub, f"{path}[{i}]", key)
+
+
+def walk_fields(value: Any, path: str = "$") -> Iterator[tuple[str, str, Any]]:
+    """Every ``(path, key, value)`` of every dict inside ``value``."""
+    if isinstance(value, dict):
+        for k, sub in value.items():
+            yield f"{path}.{k}", str(k), sub
+            yield from walk_fields(sub, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            yield from walk_fields(sub, f"{path}[{i}]")
+
+
+# -- lorem ---------------------------------------------------------------------------------
+
+
+def lorem_exempt(spec: ToolSpec) -> bool:
+    """Real APIs that answer with lorem ipsum on purpose (JSONPlaceholder, lorem generators)."""
+    return bool(_EXEMPT_RE.search(f"{spec.provider} {spec.name.replace('_', ' ')} {spec.description}"))
+
+
+def _title_case(text: str) -> bool:
+    tokens = re.findall(r"[A-Za-z]+", text)[1:]
+    return bool(tokens) and 2 * sum(t[0].isupper() for t in tokens) >= len(tokens)
+
+
+def reads_as_lorem(text: str) -> bool:
+    """Three or more words that read as Faker lorem (see the module docstring)."""
+    text = text.strip()
+    if not _LOREM_SHAPE_RE.fullmatch(text) or _title_case(text):
+        return False
+    words = _WORD_RE.findall(text.lower())
+    if len(words) < 3:
+        return False
+    listed = sum(w in LOREM_WORDS for w in words) / len(words)
+    function = sum(w in FUNCTION_WORDS for w in words) / len(words)
+    if function >= MAX_FUNCTION_SHARE:
+        return False
+    return listed == 1.0 if len(words) < 5 else listed >= LOREM_RATIO
+
+
+def short_lorem_name(field: str, text: str) -> bool:
+    """A 1-2 word lowercase value of a naming field made only of lorem words ('economy')."""
+    if field.lower() not in NAME_FIELDS or not _SHORT_RE.fullmatch(text):
+        return False
+    return all(w in LOREM_WORDS for w in text.split())
+
+
+def schema_enums(schema: Any) -> frozenset[str]:
+    """String values any ``enum`` of a schema allows (these are never filler)."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("enum"), list):
+                found.update(v for v in node["enum"] if isinstance(v, str))
+            for sub in node.values():
+                walk(sub)
+        elif isinstance(node, list):
+            for sub in node:
+                walk(sub)
+
+    walk(schema)
+    return frozenset(found)
+
+
+def lorem_hits(result: Any, allowed: frozenset[str] = frozenset()) -> list[Hit]:
+    hits: list[Hit] = []
+    for path, field, text in walk_strings(result):
+        if text in allowed:
+            continue
+        if reads_as_lorem(text) or short_lorem_name(field, text):
+            hits.append((path, f"reads as lorem: {text[:80]!r}"))
+    return hits
+
+
+# -- invariants ----------------------------------------------------------------------------
+
+
+def invariant_hits(result: Any, args: dict[str, Any]) -> list[Hit]:
+    hits: list[Hit] = []
+    for text in walk_violations(result, args):
+        path, _, detail = text.partition(": ")
+        hits.append((path, detail or text))
+    return hits
+
+
+# -- clock ---------------------------------------------------------------------------------
+
+CREATED_FIELDS = frozenset({"created_at", "created", "createdat", "created_on", "timestamp", "date_created"})
+CURRENT_FIELDS = frozenset({"last_updated", "lastupdated", "localtime", "local_time", "as_of", "asof",
+                            "observation_time", "observationtime"})
+_ISO_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _date_of(value: Any) -> dt.date | None:
+    """The calendar day of an ISO date/datetime string or a Unix timestamp (s or ms), if it is one."""
+    if isinstance(value, str) and _ISO_DATE_RE.match(value):
+        try:
+            return dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        seconds = value / 1000 if 1e12 <= value < 1e14 else value
+        if 1e9 <= seconds < 1e10:
+            return dt.datetime.fromtimestamp(seconds, dt.UTC).date()
+    return None
+
+
+def clock_hits(result: Any, today: dt.date, *, created: bool) -> list[Hit]:
+    """Write timestamps (for a create) and "as of now" dates that are not the session's today."""
+    hits: list[Hit] = []
+    for path, key, value in walk_fields(result):
+        name = key.lower()
+        if name in CURRENT_FIELDS or (created and name in CREATED_FIELDS):
+            # "As of now" fields count as ISO text only; write timestamps also as Unix time.
+            day = _date_of(value) if name in CREATED_FIELDS or isinstance(value, str) else None
+            if day is not None and day != today:
+                hits.append((path, f"{key}={value!r} is not the session's today ({today.isoformat()})"))
+    return hits
+
+
+# -- search rows, determinism --------------------------------------------------------------
+
+
+def collection_rows(spec: ToolSpec, result: Any) -> list[Any] | None:
+    """The search/list result's collection array, or None when it has none."""
+    coll = spec.profile.collection
+    if not coll or not isinstance(result, dict) or not isinstance(result.get(coll), list):
+        return None
+    return result[coll]
+
+
+def row_ids(spec: ToolSpec, rows: list[Any], limit: int = 2) -> list[tuple[str, Any]]:
+    """``(path, id)`` of the first ``limit`` rows with an id: ``id_field``, ``<entity>_id`` or ``id``."""
+    names = [n for n in (spec.profile.id_field, f"{spec.profile.entity}_id", "id") if n]
+    found: list[tuple[str, Any]] = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            continue
+        key = next((n for n in names if row.get(n) is not None), None)
+        if key is not None and not isinstance(row[key], (bool, dict, list)):
+            found.append((f"$.{spec.profile.collection}[{i}].{key}", row[key]))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def first_difference(a: Any, b: Any, path: str = "$") -> str | None:
+    """Path of the first place two JSON values differ, or None when they are equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                return f"{path}.{key}"
+            hit = first_difference(a[key], b[key], f"{path}.{key}")
+            if hit:
+                return hit
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            hit = first_difference(x, y, f"{path}[{i}]")
+            if hit:
+                return hit
+        return None if len(a) == len(b) else f"{path}[{min(len(a), len(b))}]"
+    return None if canonical(a) == canonical(b) else path

