@@ -30,18 +30,23 @@ from env_server.catalog.audit_checks import (
     canonical,
     clock_hits,
     collection_rows,
+    fallback_hits,
     first_difference,
     invariant_hits,
     lorem_exempt,
     lorem_hits,
     row_ids,
     schema_enums,
+    vocabulary_texts,
+    walk_strings,
 )
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.catalog.samples import sample_arguments
 from env_server.config import ServerSettings
 from env_server.environment import CallOutcome, ToolEnvironment
 from env_server.errors import ToolenvError
+from env_server.simulators.generic import reports_current
+from env_server.simulators.records import default_facts
 from state import Database, ErrorKind
 from state.store import Durability
 
@@ -168,6 +173,7 @@ class _Auditor:
     def __init__(self, catalog: Catalog, env: ToolEnvironment, seed: int) -> None:
         self.env, self.seed = env, seed
         self.capture = _Capture()
+        self.vocabulary = vocabulary_texts(default_facts().vocab)
         self.families: dict[str, list[str]] = {}
         self.readers: dict[tuple[str, str], list[ToolSpec]] = {}
         for spec in catalog.tools.values():
@@ -224,9 +230,12 @@ class _Auditor:
         if first.outcome.is_error or result is None:
             return
         if not lorem_exempt(spec):
-            yield from _tag(CheckKind.LOREM, lorem_hits(result, schema_enums(spec.output_schema)))
+            known = self.vocabulary | schema_enums(spec.output_schema) | _argument_texts(args)
+            yield from _tag(CheckKind.LOREM, lorem_hits(result, known))
+            yield from _tag(CheckKind.FALLBACK, fallback_hits(spec))
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
-        yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE))
+        yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
+                                                    current=reports_current(spec)))
         rows = collection_rows(spec, result) if op in (Operation.SEARCH, Operation.LIST) else None
         if rows is None:
             return
@@ -256,6 +265,11 @@ class _Auditor:
                     yield CheckKind.ID_CHAIN, path, f"{reader.name}({id_param}={eid!r}) answers 404: {outcome.message}"
                 elif outcome.error_kind is ErrorKind.INVALID_ARGUMENTS:
                     yield CheckKind.ID_CHAIN, path, f"{reader.name} rejects {id_param}={eid!r}: {outcome.message}"
+
+
+def _argument_texts(args: dict[str, Any]) -> frozenset[str]:
+    """The call's own strings: an echoed argument is the caller's text, not filler."""
+    return frozenset(text for _, _, text in walk_strings(args))
 
 
 def _tag(kind: CheckKind, hits: list[Hit]) -> Iterator[tuple[CheckKind, str, str]]:

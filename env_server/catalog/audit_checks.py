@@ -28,13 +28,16 @@ from faker.providers.lorem.en_US import Provider as _LoremProvider
 from pydantic import BaseModel, ConfigDict
 
 from env_server.catalog.models import ToolSpec
+from env_server.simulators.generate import singular
 from env_server.simulators.invariants import walk_violations
+from env_server.simulators.naming import resolve_kind, snake
 
 
 class CheckKind(str, Enum):
     """The audit's checks, in report order."""
 
     LOREM = "lorem"
+    FALLBACK = "fallback"
     INVARIANT = "invariant"
     ID_CHAIN = "id_chain"
     EMPTY_FRESH_LIST = "empty_fresh_list"
@@ -151,13 +154,77 @@ def schema_enums(schema: Any) -> frozenset[str]:
     return frozenset(found)
 
 
+_LATIN = frozenset({"lorem", "ipsum", "dolor", "amet", "consectetur", "adipiscing", "elit", "eiusmod", "tempor",
+                    "incididunt", "labore", "dolore", "aliqua", "nostrud", "exercitation", "ullamco", "laboris",
+                    "aliquip", "commodo", "consequat", "voluptate", "cillum", "fugiat", "pariatur", "excepteur",
+                    "occaecat", "cupidatat", "proident", "officia", "deserunt", "mollit", "laborum"})
+
+
+def reads_as_latin_lorem(text: str) -> bool:
+    """Classic lorem ipsum: two or more of its Latin words."""
+    return sum(w in _LATIN for w in _WORD_RE.findall(text.lower())) >= 2
+
+
 def lorem_hits(result: Any, allowed: frozenset[str] = frozenset()) -> list[Hit]:
+    """Strings that read as filler. ``allowed`` holds text known to be real: the output
+    schema's enums, the call's own arguments, and our vocabularies (our words, by design)."""
     hits: list[Hit] = []
     for path, field, text in walk_strings(result):
         if text in allowed:
             continue
-        if reads_as_lorem(text) or short_lorem_name(field, text):
+        if reads_as_latin_lorem(text) or reads_as_lorem(text) or short_lorem_name(field, text):
             hits.append((path, f"reads as lorem: {text[:80]!r}"))
+    return hits
+
+
+def vocabulary_texts(vocab: Any) -> frozenset[str]:
+    """Every text our vocabularies hold (values, and string fields of records)."""
+    found: set[str] = set()
+    for kind in vocab.kinds:
+        spec = vocab.get(kind)
+        found.update(spec.values)
+        for record in spec.records:
+            for value in record.values():
+                if isinstance(value, str):
+                    found.add(value)
+                elif isinstance(value, list):
+                    found.update(v for v in value if isinstance(v, str))
+    return frozenset(found)
+
+
+# -- fallback kinds ------------------------------------------------------------------------
+
+
+def fallback_hits(spec: ToolSpec) -> list[Hit]:
+    """String fields with no kind of their own: the engine fills them with a generic tag.
+    A naming field (name, title, model, …) drawn as a tag counts too."""
+    hits: list[Hit] = []
+    profile = spec.profile
+    inputs = {snake(k) for k in (spec.input_schema.get("properties") or {})}
+
+    def walk(schema: Any, name: str, parent: str, path: str) -> None:
+        if not isinstance(schema, dict):
+            return
+        typ = schema.get("type")
+        if typ == "object":
+            for key, sub in (schema.get("properties") or {}).items():
+                walk(sub, key, name, f"{path}.{key}")
+            return
+        if typ == "array":
+            items = schema.get("items") or {}
+            scalar = isinstance(items, dict) and items.get("type") != "object"
+            item = name if scalar and name in profile.hints and singular(name) not in profile.hints else singular(name)
+            walk(items, item, name, f"{path}[]")
+            return
+        if typ != "string" or "enum" in schema or "const" in schema or schema.get("format"):
+            return
+        if snake(name) in inputs:  # echoes the caller's argument
+            return
+        kind = resolve_kind(name, profile.entity, parent, profile.hints)
+        if kind is None or (kind == "tag" and name.lower() in NAME_FIELDS):
+            hits.append((path, f"field '{name}' has no value kind of its own (drawn as {kind or 'a generic tag'})"))
+
+    walk(spec.output_schema, "", "", "$")
     return hits
 
 
@@ -194,16 +261,22 @@ def _date_of(value: Any) -> dt.date | None:
     return None
 
 
-def clock_hits(result: Any, today: dt.date, *, created: bool) -> list[Hit]:
-    """Write timestamps (for a create) and "as of now" dates that are not the session's today."""
+def clock_hits(result: Any, today: dt.date, *, created: bool, current: bool = False) -> list[Hit]:
+    """Write timestamps (for a create) that are not the session's today, and "as of" dates
+    that lie after today (or, for a tool that reports current data, are not today)."""
     hits: list[Hit] = []
     for path, key, value in walk_fields(result):
         name = key.lower()
         if name in CURRENT_FIELDS or (created and name in CREATED_FIELDS):
             # "As of now" fields count as ISO text only; write timestamps also as Unix time.
             day = _date_of(value) if name in CREATED_FIELDS or isinstance(value, str) else None
-            if day is not None and day != today:
+            if day is None:
+                continue
+            stamped = created and name in CREATED_FIELDS
+            if (stamped or current) and day != today:
                 hits.append((path, f"{key}={value!r} is not the session's today ({today.isoformat()})"))
+            elif day > today:
+                hits.append((path, f"{key}={value!r} lies after the session's today ({today.isoformat()})"))
     return hits
 
 
@@ -222,7 +295,13 @@ def row_ids(spec: ToolSpec, rows: list[Any], limit: int = 2) -> list[tuple[str, 
     """``(path, id)`` of the first ``limit`` rows with an id: ``id_field``, ``<entity>_id`` or ``id``."""
     names = [n for n in (spec.profile.id_field, f"{spec.profile.entity}_id", "id") if n]
     found: list[tuple[str, Any]] = []
+    bare = (spec.profile.collection or "").lower().endswith("ids")
     for i, row in enumerate(rows):
+        if bare and isinstance(row, (str, int)) and not isinstance(row, bool):
+            found.append((f"$.{spec.profile.collection}[{i}]", row))
+            if len(found) >= limit:
+                break
+            continue
         if not isinstance(row, dict):
             continue
         key = next((n for n in names if row.get(n) is not None), None)

@@ -1,8 +1,20 @@
 """Deterministic simulators behind every tool.
 
 ``simulate(spec, args, ctx)`` dispatches to the family module registered for the spec's
-API family, falling back on the generic schema-driven family. Same (spec, args, ctx)
+API family, falling back on the entity-aware one (``stateful``). Same (spec, args, ctx)
 always gives the same result, byte for byte.
+
+One call passes through one value engine, in layers:
+
+* ``stateful``   the session's world: searches remember rows, reads return them, writes
+                 change them, user-owned collections start seeded (``base_world``);
+* ``generate``   the output schema compiled once to closures; one ``RecordScope`` per
+                 generated object (``records``), invariants enforced per record;
+* ``naming``     field name + entity -> value kind; ``values`` draws a kind;
+* ``reference``  facts from data packages (places, airports, currencies, VINs, holidays);
+  ``market``     one session's FX rates and prices; ``vocab`` our own words, as data;
+* ``invariants`` the rules binding a record's fields, enforced here and checked by the
+                 audit (``env_server/catalog/audit.py``); ``ids`` ids shaped for readers.
 """
 
 from __future__ import annotations

@@ -422,6 +422,7 @@ def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mappi
         return lambda gen, index: {}
     # Only the time axis of a series item steps with the item index; other dates stay random.
     children = tuple((k, _plan(sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
+    rules = invariants.rules_for(props)
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -431,7 +432,8 @@ def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mappi
             out = {k: child(gen, index if series else None) for k, child, series in children}
         finally:
             gen.scope = outer
-        invariants.enforce(out, gen.args)
+        if rules:
+            invariants.enforce(out, gen.args, rules)
         return out
 
     return record

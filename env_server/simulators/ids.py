@@ -11,6 +11,8 @@ import hashlib
 import re
 from typing import Any
 
+from env_server.simulators.generate import fits_schema
+
 _DIGITS = re.compile(r"\\d|\[0-9\]")
 _HEX = re.compile(r"a-f|A-F")
 
@@ -59,7 +61,10 @@ def conform_id(value: Any, reader: dict[str, Any], field: dict[str, Any], item: 
             item[name] = str(key)
         return key
     if wanted == "string":
-        key = _fit_string(value, reader)
+        # The id as text first ("42", or zero-padded to the reader's length: a CIK), else a
+        # new id of the reader's shape.
+        text = str(value).zfill(int(reader.get("minLength", 0))) if isinstance(value, int) else str(value)
+        key = text if fits_schema(text, reader) else _fit_string(value, reader)
         if own in ("string", None):
             item[name] = key
         return key

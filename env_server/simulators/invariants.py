@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -225,6 +225,20 @@ RULES: tuple[Rule, ...] = (
     Bounded("distance within the radius", ("distance", "distance_km", "dist", "distance_m"),
             ("radius", "radius_km", "max_distance")),
 )
+
+
+def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
+    """The rules that can bind a record with these fields (chosen once per schema)."""
+    names = set(fields)
+
+    def binds(rule: Rule) -> bool:
+        if isinstance(rule, Derived):
+            return bool(names & set(rule.target))
+        if isinstance(rule, Ordered):
+            return bool(names & set(rule.high)) and bool(names & set(rule.low))
+        return bool(names & set(rule.field))
+
+    return tuple(rule for rule in RULES if binds(rule))
 
 
 def enforce(record: dict[str, Any], args: Mapping[str, Any], rules: tuple[Rule, ...] = RULES) -> None:

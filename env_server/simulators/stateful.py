@@ -203,9 +203,12 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
         return out
     item_schema = coll_schema.get("items") if isinstance(coll_schema.get("items"), dict) else {}
     if _props(item_schema) == {}:
+        if is_id_list(coll):
+            _remember_id_list(spec, args, out, coll, handle)
         return out
     idf = _id_field(item_schema, spec)
-    filters = p.filter_params or [k for k in args if k not in CONTROL_PARAMS]
+    # A filter named like the rows' own id field names their parent (an account's statuses).
+    filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != idf]
     if handle.rules.owned(ns, p.entity):
         if handle.seeded:
             _seed_base_rows(spec, item_schema, idf, ctx, handle, {})
@@ -293,6 +296,37 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
         world.put(ns, p.entity, str(item[idf]), dict(item))
         ids.append(str(item[idf]))
     world.remember_query(ns, p.entity, query, ids)
+
+
+def is_id_list(name: str) -> bool:
+    """A collection of bare ids (``objectIDs``, ``ids``, ``story_ids``)."""
+    return snake(name).endswith("ids")
+
+
+def _remember_id_list(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], coll: str,
+                      handle: StateHandle) -> None:
+    """A search that answers with bare ids: each becomes a row its readers can open, and a
+    repeat of the search answers with the same ids."""
+    world, p, ns = handle.world, spec.profile, spec.family
+    query_key = canonical({k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS})
+    known = world.queries.get((ns, p.entity, query_key))
+    if known is not None:
+        id_type = int if all(isinstance(v, int) for v in out[coll]) else str
+        out[coll] = [id_type(v) if id_type is str or v.isdigit() else v for v in known]
+        return
+    reader = handle.rules.id_schemas.get((ns, p.entity))
+    ids: list[str] = []
+    values = []
+    for value in dict.fromkeys(v for v in out[coll] if isinstance(v, (str, int)) and not isinstance(v, bool)):
+        if reader is not None and not fits_schema(value, reader):
+            holder = {"id": value}
+            value = conform_id(value, reader, {"type": reader.get("type")}, holder, "id")
+        if world.get(ns, p.entity, str(value)) is None:
+            world.put(ns, p.entity, str(value), {})
+        ids.append(str(value))
+        values.append(value)
+    out[coll] = values
+    world.remember_query(ns, p.entity, query_key, ids)
 
 
 def _fix_totals(out: dict[str, Any], schema: dict[str, Any], n: int) -> None:

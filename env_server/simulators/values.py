@@ -118,6 +118,16 @@ def _person_name(gen: Generation) -> str:
     return name
 
 
+_MUSIC_TITLES = frozenset({"song_title", "album_title", "band_name", "show_title", "playlist_name"})
+
+
+def _artist(gen: Generation) -> str:
+    """A band or a performer for music; a person (a painter, an author) otherwise."""
+    if title_kind(gen.entity) in _MUSIC_TITLES and gen.rng.random() < 0.5:
+        return str(draw_kind("band_name", gen))
+    return gen.rng.choice(faker_pool("name"))
+
+
 def _temperature_c(gen: Generation) -> float:
     scope = gen.scope
     if "temp_c" not in scope.values:
@@ -232,7 +242,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "job_title": pooled("job"),
     "author": lambda g: g.rng.choice(faker_pool("name")),
     "player": lambda g: g.rng.choice(faker_pool("name")),
-    "artist": lambda g: draw_kind("band_name", g) if g.rng.random() < 0.5 else g.rng.choice(faker_pool("name")),
+    "artist": _artist,
     "team": chosen(TEAMS),
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
