@@ -236,6 +236,8 @@ class _Auditor:
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
+        if op is Operation.CREATE and isinstance(result, dict):
+            yield from self._readback(spec, sid, args, result)
         rows = collection_rows(spec, result) if op in (Operation.SEARCH, Operation.LIST) else None
         if rows is None:
             return
@@ -265,6 +267,32 @@ class _Auditor:
                     yield CheckKind.ID_CHAIN, path, f"{reader.name}({id_param}={eid!r}) answers 404: {outcome.message}"
                 elif outcome.error_kind is ErrorKind.INVALID_ARGUMENTS:
                     yield CheckKind.ID_CHAIN, path, f"{reader.name} rejects {id_param}={eid!r}: {outcome.message}"
+
+
+    def _readback(self, spec: ToolSpec, sid: str, sent: dict[str, Any],
+                  made: dict[str, Any]) -> Iterator[tuple[CheckKind, str, str]]:
+        """A created entity opens in its reader, and every value the create sent reads back."""
+        entity = spec.profile.entity
+        for reader in self.readers.get((spec.family, entity), [])[:1]:
+            id_param: str = reader.profile.id_param  # type: ignore[assignment]
+            id_field = next((n for n in (spec.profile.id_field, id_param, f"{entity}_id", "id") if n and n in made), None)
+            if id_field is None:
+                return
+            args = {k: v for k, v in sample_arguments(reader, 0).items() if k != id_param}
+            args[id_param] = _as_param(made[id_field], reader.input_schema, id_param)
+            call = self._call(sid, reader.name, args)
+            yield from self._infra(call, reader.name)
+            if call.outcome.is_error:
+                yield (CheckKind.READBACK, f"$.{id_field}",
+                       f"{reader.name} cannot open the created {entity}: {call.outcome.message}")
+                return
+            read = call.outcome.result if isinstance(call.outcome.result, dict) else {}
+            for key, value in sent.items():
+                if isinstance(value, (dict, list)):  # a reader may render a sent list its own way
+                    continue
+                if key != id_param and key in read and read[key] != value:
+                    yield (CheckKind.READBACK, f"$.{key}",
+                           f"{spec.name} sent {key}={value!r}; {reader.name} reads back {read[key]!r}")
 
 
 def _argument_texts(args: dict[str, Any]) -> frozenset[str]:

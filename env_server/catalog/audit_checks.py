@@ -40,6 +40,7 @@ class CheckKind(str, Enum):
     FALLBACK = "fallback"
     INVARIANT = "invariant"
     ID_CHAIN = "id_chain"
+    READBACK = "readback"
     EMPTY_FRESH_LIST = "empty_fresh_list"
     NONDETERMINISTIC = "nondeterministic"
     CLOCK = "clock"
@@ -195,6 +196,9 @@ def vocabulary_texts(vocab: Any) -> frozenset[str]:
 # -- fallback kinds ------------------------------------------------------------------------
 
 
+_TAG_HOLDERS = frozenset({"label", "labels", "tag", "tags", "keyword", "keywords", "topic", "topics"})
+
+
 def fallback_hits(spec: ToolSpec) -> list[Hit]:
     """String fields with no kind of their own: the engine fills them with a generic tag.
     A naming field (name, title, model, …) drawn as a tag counts too."""
@@ -221,7 +225,8 @@ def fallback_hits(spec: ToolSpec) -> list[Hit]:
         if snake(name) in inputs:  # echoes the caller's argument
             return
         kind = resolve_kind(name, profile.entity, parent, profile.hints)
-        if kind is None or (kind == "tag" and name.lower() in NAME_FIELDS):
+        tagging = bool({snake(parent), snake(profile.entity)} & _TAG_HOLDERS)  # a label's name is a tag
+        if kind is None or (kind == "tag" and name.lower() in NAME_FIELDS and not tagging):
             hits.append((path, f"field '{name}' has no value kind of its own (drawn as {kind or 'a generic tag'})"))
 
     walk(spec.output_schema, "", "", "$")

@@ -371,6 +371,9 @@ def _create(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
     else:
         eid = world.next_id(ns, p.entity, _prefix(p.entity))
         out[idf] = _int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+        reader = handle.rules.id_schemas.get((ns, p.entity))
+        if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
+            conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
     _set_status(out, spec.output_schema, _STATUS_CREATED)
     _stamp(out, spec.output_schema, ctx)
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
