@@ -52,6 +52,7 @@ LIVE_STATUSES = frozenset(
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
 _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time"})
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
                             "astronomy", "sun", "sunrise", "marine", "geocode", "timezone", "pollen", "alert"})
@@ -226,6 +227,20 @@ class Generation:
         per = self.market.per_usd(self.call_currency() or "USD", self.today) or 1.0
         value = usd * per
         return round(value, 2 if value >= 1 else 6)
+
+    def is_trip(self) -> bool:
+        """A flight, offer or fare between two airports the call names."""
+        return self.call_airport("origin") is not None and self.call_airport("destination") is not None
+
+    def call_date(self, names: tuple[str, ...]) -> dt.date | None:
+        for key in names:
+            value = self.args.get(key)
+            if isinstance(value, str) and _DATE_RE.match(value[:10]):
+                try:
+                    return dt.date.fromisoformat(value[:10])
+                except ValueError:
+                    continue
+        return None
 
     def names_currencies(self) -> bool:
         return self.call_currency() is not None or _arg_text(self.args, BASE_ARGS) is not None
@@ -451,6 +466,7 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
     # singular name has none.
     item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
     child = _plan(items, item_name, name, entity, hints)
+    item_props = items.get("properties") or {} if objects else {}
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
@@ -469,6 +485,10 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
         n = max(lo, min(hi, n))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
+        sent = gen.args.get(name) if objects else None
+        if isinstance(sent, list) and sent and all(isinstance(v, dict) for v in sent):
+            # The caller's own records (travelers, line items): theirs, in their order.
+            return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
         out = [child(gen, i) for i in range(n)]
         if unique or not objects:  # a list of tags or names does not repeat itself
             uniq: list[Any] = []
@@ -484,8 +504,9 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
     fmt = schema.get("format")
     base: Node
-    if kind == "holiday_date":  # a fact, not a point on the series axis
-        base = lambda gen, index: draw_kind("holiday_date", gen)  # noqa: E731
+    if kind in _FACT_DATES:  # a fact of the record, not a point on a series axis
+        cut = 10 if fmt == "date" else None
+        base = lambda gen, index: str(draw_kind(kind, gen))[:cut]  # noqa: E731
     elif fmt == "date" or fmt == "date-time":
         base = lambda gen, index: gen._dated(fmt, kind, index, parent)  # noqa: E731
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
@@ -523,8 +544,28 @@ def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[
         entity_prefix = id_prefix(entity.lower(), "item")
         prefix = id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
         return lambda gen: f"{prefix}_{gen.rng.getrandbits(40):010x}"
+    if kind == "duration_minutes":  # a duration as text: ISO 8601, as APIs write it ("PT13H40M")
+        return lambda gen: _iso_duration(int(draw_kind("duration_minutes", gen)))
     chosen_kind = kind or "tag"
     return lambda gen: str(draw_kind(chosen_kind, gen))
+
+
+def _iso_duration(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    return f"PT{hours}H{rest}M" if hours else f"PT{rest}M"
+
+
+def _echo_record(made: Any, sent: dict[str, Any], props: dict[str, Any]) -> Any:
+    """A generated record with the caller's values laid over it, matched by snake_case name
+    ("firstName" fills "first_name") where they fit the field."""
+    if not isinstance(made, dict):
+        return made
+    by_snake = {snake(k): v for k, v in sent.items()}
+    for key, sub in props.items():
+        value = by_snake.get(snake(key), MISSING)
+        if value is not MISSING and isinstance(sub, dict) and fits_schema(value, sub):
+            made[key] = value
+    return made
 
 
 MISSING: Any = object()

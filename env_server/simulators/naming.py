@@ -11,6 +11,8 @@ import functools
 import re
 from collections.abc import Mapping
 
+_TRIP_ENTITIES = frozenset({"flight", "offer", "booking", "fare", "trip", "ticket", "itinerary", "route", "leg",
+                            "segment", "journey"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 PERSON_ENTITIES = frozenset(
@@ -112,6 +114,10 @@ def description_kind(entity: str) -> str:
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), k)
     for p, k in [
+        (r"^(arrival_airport|destination_code|destination_location_code|arr_iata|to_airport|destination_iata)$",
+         "destination_airport_code"),
+        (r"^(departure_airport|origin_code|origin_location_code|dep_iata|from_airport|origin_iata)$", "airport_code"),
+        (r"(carrier|airline)_?(code|iata)$", "airline_code"),
         (r"(^|_)e?mail(_address)?$", "email"),
         (r"(image|thumbnail|photo|picture|avatar|icon|poster|cover|logo)(_url)?$", "image_url"),
         (r"(^|_)(url|link|href|website|homepage|uri|permalink)$", "url"),
@@ -122,7 +128,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"(^|_)(language_code|lang_code|locale_code)$", "language_code"),
         (r"(^|_)currency_code$", "currency_code"),
         (r"(^|_)country(_name)?$", "country"),
-        (r"(^|_)(city|town|location|place|destination|origin_city|near)(_name)?$", "city"),
+        (r"(^|_)(city|town|location|place|origin_city|destination_city|near)(_name)?$", "city"),
         (r"(^|_)(currency_pair|pair)$", "currency_pair"),
         (r"(^|_)(state|province|region)$", "state"),
         (r"(^|_)(zip|postal_code|postcode|zip_code)$", "postal_code"),
@@ -154,6 +160,9 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"(^|_)(year|release_year)$", "year"),
         (r"(duration|runtime|length_minutes|minutes)", "duration_minutes"),
         (r"(^|_)(last_updated|localtime|local_time|observation_time|observed_at|as_of|updated_at|timestamp|time_last_update)$|^(t|dt|last_refreshed)$", "current_time"),
+        (r"^(departure|depart|departs|departing|departure_date_?time|dep_time|outbound)(_at|_time|_datetime)?$",
+         "departure_time"),
+        (r"^(arrival|arrive|arrives|arriving|arrival_date_?time|arr_time)(_at|_time|_datetime)?$", "arrival_time"),
         (r"(_at|timestamp|datetime|date_time)$", "datetime"),
         (r"(^|_)(date|day|release_date|published|birthday|dob)$|_date$|_on$", "date"),
         (r"(^|_)time$", "time"),
@@ -219,6 +228,11 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 def kind_for(field: str, entity: str, parent: str = "") -> str | None:
     """The value kind a field name suggests, or None to fall back on the schema alone."""
     low = snake(field)
+    if low in ("origin", "destination", "from", "to"):  # an airport on a trip, a city otherwise
+        trip = bool(set(snake(entity).split("_")) & _TRIP_ENTITIES)
+        if trip:
+            return "airport_code" if low in ("origin", "from") else "destination_airport_code"
+        return "city" if low in ("origin", "destination") else None
     if low in ("name", "display_name", "full_name", "real_name") or low == snake(entity) + "_name":
         if set(snake(parent).split("_")) & PLACE_ENTITIES:
             return "city"
@@ -234,6 +248,11 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
 _GENERIC_HINTS = {"word": "tag", "words": "tag", "sentence": "description", "paragraph": "description"}
 _QUOTE_ENTITY_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptocurrency", "candle",
                                  "ohlc", "bar", "asset", "price", "market", "trade", "security", "equity"})
+# Kinds a field's name can establish that beat a broad hint written before they existed.
+_SPECIFIC = frozenset({"current_time", "departure_time", "arrival_time", "airline_code", "destination_airport_code",
+                       "holiday_name", "holiday_date"})
+_BROAD = frozenset({"date", "datetime", "future_date", "past_date", "time", "airline", "airport_code", "code",
+                    "title", "tag"})
 _HOLIDAY_FIELDS = {"name": "holiday_name", "local_name": "holiday_name", "holiday_name": "holiday_name",
                    "date": "holiday_date", "observed": "holiday_date", "holiday_date": "holiday_date"}
 _QUOTE_ROLES = {
@@ -260,6 +279,6 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     named = kind_for(field, entity, parent)
     if hint in _GENERIC_HINTS:
         return named or _GENERIC_HINTS[hint]
-    if hint in ("datetime", "date") and named == "current_time":
+    if named in _SPECIFIC and hint in _BROAD:  # the name says more than an older, broad hint
         return named
     return hint or named

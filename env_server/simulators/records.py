@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.market import InstrumentFact, MarketTable, default_table
-from env_server.simulators.reference import AirportFact, PlaceFact, ReferenceData
+from env_server.simulators.reference import AirportFact, PlaceFact, ReferenceData, haversine_km
 from env_server.simulators.vocab import Vocabulary
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 PLACE_ARGS = ("city", "city_name", "location", "near", "town", "cityName", "locationName", "location_name",
               "place", "region", "country", "country_code", "countryCode", "country_name")
 # Only read as a place when the tool is about places or weather ("q" of a weather lookup).
-LOOSE_PLACE_ARGS = ("q", "query", "address", "name", "destination", "search", "text")
+LOOSE_PLACE_ARGS = ("q", "query", "keyword", "keywords", "address", "name", "destination", "search", "text")
 LAT_ARGS = ("latitude", "lat")
 LON_ARGS = ("longitude", "lon", "lng", "long")
 INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto",
@@ -36,8 +36,13 @@ INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids"
 CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
                  "currency_code", "quote_currency", "vs_currencies")
 BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source")
-AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code")
-DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata", "destination_code")
+AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code",
+                "originLocationCode", "origin_location_code", "fly_from", "departure_id")
+DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata", "destination_code",
+                     "destinationLocationCode", "destination_location_code", "fly_to", "arrival_id")
+# The day a trip starts, when the call names it.
+DEPARTURE_DATE_ARGS = ("departureDate", "departure_date", "date", "outbound_date", "date_from", "dateFrom",
+                       "start_date", "startDate", "checkin", "check_in", "travel_date")
 # Entities whose rows sit inside a city (a hotel in Paris is not at Paris' centroid).
 POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "shop", "store",
                             "business", "attraction", "listing", "property", "parking", "charger", "museum"})
@@ -102,10 +107,21 @@ class RecordScope:
             if self.parent is not None and not self.fresh:
                 self._place = self.parent.place
             elif self.parent is not None and self.gen.lists_places:
-                self._place = self._nth_place()
+                self._place = self._place_of_airport() or self._nth_place()
             else:
                 self._place = self.gen.call_place() or self._nth_place()
         return self._place
+
+    def _place_of_airport(self) -> PlaceFact | None:
+        """The city of the record's airport, when one was drawn first (and it is near)."""
+        airport: AirportFact | None = self.values.get("airport:origin")
+        if airport is None:
+            return None
+        found = self.gen.facts.reference.find_place(airport.city)
+        if found is not None and haversine_km(found.latitude, found.longitude, airport.latitude,
+                                              airport.longitude) <= 80:
+            return found
+        return self.gen.call_place()
 
     def _nth_place(self) -> PlaceFact:
         """Item ``index`` of a list of places: around the searched center when there is
@@ -152,6 +168,11 @@ class RecordScope:
 
     def _draw_airport(self, role: str) -> AirportFact:
         ref = self.gen.facts.reference
+        center = self.gen.call_place()
+        if role == "origin" and self.fresh and self.parent is not None and self.gen.lists_places and center:
+            near = ref.airports_near(center)  # a search for Tokyo's airports lists HND, NRT, …
+            if near:
+                return near[self.index % len(near)]
         if role == "origin":
             own = ref.main_airport(self.place)
             if own is not None:

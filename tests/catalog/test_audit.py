@@ -83,13 +83,17 @@ def test_broken_invariant_is_reported_with_its_path() -> None:
     assert path == "$.days[1]" and "temp_f" in detail
 
 
-def test_clock_flags_write_stamps_and_as_of_dates_off_today() -> None:
+def test_clock_flags_write_stamps_off_today_and_as_of_dates_in_the_future() -> None:
     created = {"id": "o_1", "created_at": "2025-03-01T10:00:00Z", "meta": {"timestamp": 1767225600}}
     assert {p for p, _ in clock_hits(created, TODAY, created=True)} == {"$.created_at", "$.meta.timestamp"}
     assert clock_hits(created, TODAY, created=False) == []  # a read may show an old creation date
     assert clock_hits({"created_at": "2026-01-15T08:30:00Z"}, TODAY, created=True) == []
     current = {"current": {"last_updated": "2026-01-14 23:45", "observation_time": "2026-01-15T06:00"}}
-    assert [p for p, _ in clock_hits(current, TODAY, created=False)] == ["$.current.last_updated"]
+    # A record last updated yesterday is fine for a read; for current data it must be today.
+    assert clock_hits(current, TODAY, created=False) == []
+    assert [p for p, _ in clock_hits(current, TODAY, created=False, current=True)] == ["$.current.last_updated"]
+    future = {"last_updated": "2026-02-01"}
+    assert [p for p, _ in clock_hits(future, TODAY, created=False)] == ["$.last_updated"]
 
 
 # -- the audit over a tiny catalog whose simulator misbehaves on purpose ------------------
