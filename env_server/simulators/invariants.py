@@ -204,6 +204,8 @@ RULES: tuple[Rule, ...] = (
     Ordered("maximum temperature at least minimum", ("maxtemp_c", "temp_max", "max_temp", "tempmax", "temperature_max",
                                                       "high_temp", "temperature_2m_max"),
             ("mintemp_c", "temp_min", "min_temp", "tempmin", "temperature_min", "low_temp", "temperature_2m_min")),
+    Ordered("maximum price at least price", ("max_price", "price_max", "maxPrice", "priceMax", "highest_price"),
+            ("min_price", "price_min", "minPrice", "priceMin", "lowest_price", "price")),
     Ordered("52-week high at least low", ("year_high", "week_52_high", "fiftyTwoWeekHigh", "52_week_high"),
             ("year_low", "week_52_low", "fiftyTwoWeekLow", "52_week_low")),
     Ordered("end after start", ("end", "end_time", "ends_at", "end_date", "endDate", "end_datetime", "finish",

@@ -137,7 +137,11 @@ def _row_seed(ctx: SimContext, ns: str, entity: str, eid: str) -> int:
 
 def _project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx: SimContext, args: dict[str, Any]) -> Any:
     """Render a stored row through a schema: row values where they fit, stable fillers elsewhere."""
-    gen = Generation(seed=_row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=args,
+    # The row's own values (and the query that found it) are the context its missing fields
+    # are drawn in: a show in Las Vegas gets a Las Vegas address, its URL follows its title.
+    known = {k: v for k, v in row.data.items() if not k.startswith("_") and not isinstance(v, (dict, list))}
+    context = {**(row.data.get(_QUERY_KEY) or {}), **known, **args}
+    gen = Generation(seed=_row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
                      current=reports_current(spec))
     base = gen.fill(schema)
@@ -414,11 +418,16 @@ _STAMPED = re.compile(r"^(created|creation|date_created|submitted|sent|booked|or
                       r"published|updated|modified|last_modified|timestamp)(_at|_on|_date_?time|_time|_date)?$")
 
 
-def _stamp(out: dict[str, Any], schema: dict[str, Any], ctx: SimContext) -> None:
+_UPDATE_STAMPED = re.compile(r"^(updated|modified|last_modified|edited)(_at|_on|_date_?time|_time|_date)?$")
+_DELETE_STAMPED = re.compile(r"^(cancel+ed|deleted|removed|archived|closed|revoked|refunded|voided)"
+                             r"(_at|_on|_date_?time|_time|_date)?$")
+
+
+def _stamp(out: dict[str, Any], schema: dict[str, Any], ctx: SimContext, fields: re.Pattern[str] = _STAMPED) -> None:
     """A write happens at the session's "now"."""
     now = session_now(ctx.today, 0) if ctx.now is None else ctx.now
     for key, sub in _props(schema).items():
-        if not _STAMPED.match(snake(key)) or not isinstance(sub, dict) or "enum" in sub:
+        if not fields.match(snake(key)) or not isinstance(sub, dict) or "enum" in sub:
             continue
         typ, fmt = sub.get("type"), sub.get("format")
         if typ == "integer":
@@ -491,6 +500,10 @@ def _by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateH
         out[idf] = args[p.id_param]  # type: ignore[index]
     if row.data.get(_STATE_KEY):
         _set_status(out, spec.output_schema, ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "archived", "inactive"))
+    if p.operation is Operation.UPDATE:
+        _stamp(out, spec.output_schema, ctx, _UPDATE_STAMPED)
+    elif p.operation is Operation.DELETE:
+        _stamp(out, spec.output_schema, ctx, _DELETE_STAMPED)
     return out
 
 

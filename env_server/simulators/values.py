@@ -105,7 +105,10 @@ def _record_title(gen: Generation) -> str:
     """The record's own title: drawn once, reused by its slug, url and description."""
     scope = gen.scope
     if "title" not in scope.values:
-        scope.values["title"] = draw_kind(title_kind(gen.entity), gen)
+        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None)
+        top = scope.parent is None or scope.parent.parent is None  # the call's own record, not a nested one
+        own = named if top and named else None  # the caller (or the stored row) named the record
+        scope.values["title"] = own or draw_kind(title_kind(gen.entity), gen)
     title: str = scope.values["title"]
     return title
 
