@@ -18,6 +18,13 @@ import re
 from typing import Any
 
 from env_server.catalog.models import Operation, ProfileSpec
+from env_server.catalog.templates import (
+    GENERIC,
+    EntityTemplate,
+    choose_template,
+    default_templates,
+)
+from env_server.catalog.words import singularize, snake, split_words
 
 _VERBS: list[tuple[Operation, tuple[str, ...]]] = [
     (Operation.SEARCH, ("search", "find", "query", "filter", "discover", "lookup", "explore", "browse")),
@@ -47,35 +54,16 @@ _VERBS: list[tuple[Operation, tuple[str, ...]]] = [
     ),
 ]
 _SUFFIX_NOISE = ("detail", "details", "info", "information", "data", "list", "by", "for", "of", "the")
-_PLURAL_HINT = re.compile(r"\b(list of|search|events|shows|results|items|articles|records|recommend\w*)\b", re.I)
+_PLURAL_HINT = re.compile(r"\b(list of|search|events|shows|results|items|articles|records|recommend\w*)\b", re.IGNORECASE)
 _CONTROL_PARAMS = frozenset(
     {"format", "page", "limit", "offset", "sort", "order_by", "sortby", "lang", "language", "api_key",
      "apikey", "key", "token", "callback", "per_page", "page_size", "count", "max_results", "fields"}
 )
 
 
-def split_words(name: str) -> list[str]:
-    """Split camelCase / snake_case / kebab names into lowercase words."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1 \2", spaced)
-    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w]
-
-
-def singularize(word: str) -> str:
-    if len(word) <= 3 or word.endswith("ss") or word.endswith("us") or word.endswith("is"):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "ses")):
-        return word[:-2]
-    if word.endswith("s"):
-        return word[:-1]
-    return word
-
-
 def is_id_param(name: str) -> bool:
     low = name.lower()
-    return low == "id" or low.endswith("_id") or name.endswith(("Id", "ID")) or low.endswith("uuid")
+    return low == "id" or low.endswith(("_id", "uuid")) or name.endswith(("Id", "ID"))
 
 
 def infer_operation(words: list[str], description: str) -> Operation:
@@ -137,67 +125,102 @@ def _best_id_param(candidates: list[str], entity: str) -> str | None:
     return candidates[0]
 
 
+def infer_tool(
+    name: str, description: str, input_schema: dict[str, Any], templates: tuple[EntityTemplate, ...] | None = None
+) -> tuple[ProfileSpec, dict[str, Any], EntityTemplate]:
+    """Profile and output schema of a tool that has neither, after its domain's template."""
+    base = infer_profile(name, description, input_schema)
+    template = choose_template(name, description, templates)
+    output, hints = template_output(base, input_schema, template)
+    update: dict[str, Any] = {"hints": hints}
+    if template.entity and base.operation in (Operation.READ, Operation.ACTION) and base.id_param is None:
+        # No id flows in or out, so the entity only steers generation (a coin's price, a city's weather).
+        update["entity"] = template.entity
+    return base.model_copy(update=update), output, template
+
+
 def infer_output_schema(profile: ProfileSpec, input_schema: dict[str, Any]) -> dict[str, Any]:
-    """A plausible object schema for the operation: echoes inputs, adds the entity's id."""
-    props: dict[str, Any] = input_schema.get("properties") or {}
+    """The generic template's output for a profile (see ``template_output``)."""
+    generic = next(t for t in default_templates() if t.name == GENERIC)
+    return template_output(profile, input_schema, generic)[0]
+
+
+_OP_STATUS = {
+    Operation.CREATE: ["created", "confirmed", "pending"],
+    Operation.UPDATE: ["updated"],
+    Operation.DELETE: ["deleted", "cancelled"],
+    Operation.ACTION: ["success"],
+}
+
+
+def template_output(
+    profile: ProfileSpec, input_schema: dict[str, Any], template: EntityTemplate
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The output schema and hints of a tool answering with ``template``'s record.
+
+    Read and action answer one record, search and list ``{"results": [...], "total": n}``;
+    create, update and delete answer the record with the operation's status (a generic
+    action only its status). Records carry the entity id (``<entity>_id``) wherever ids
+    flow, and echo the call's scalar arguments under the caller's names.
+    """
     id_field = profile.id_field or "id"
+    props: dict[str, Any] = input_schema.get("properties") or {}
     echoed = {
         k: _echo_schema(v)
         for k, v in props.items()
         if k.lower() not in _CONTROL_PARAMS and k != id_field and _echoable(v)
     }
-    item: dict[str, Any] = {
-        "type": "object",
-        "properties": {
-            id_field: {"type": "string"},
-            "name": {"type": "string"},
-            "description": {"type": "string"},
-            **echoed,
-            "updated_at": {"type": "string", "format": "date-time"},
-        },
-        "required": [id_field, "name"],
-    }
-    op = profile.operation
+    op, generic = profile.operation, template.name == GENERIC
+    # A record field the call names (``departure_date`` for ``departureDate``, ``base_currency``
+    # for ``base``) is the echo, under the caller's name, with the field's hint.
+    record: dict[str, Any] = {}
+    hints = dict(template.hints)
+    for field, schema in template.properties.items():
+        arg = next((a for a, a_schema in echoed.items() if _names_field(a, a_schema, field, schema)), None)
+        if arg is None:
+            record[field] = schema
+        elif field in template.hints:
+            hints.setdefault(arg, template.hints[field])
+    required = [r for r in template.required if r in record or r in echoed]
+    if op is Operation.ACTION and generic:
+        record, required = {"timestamp": {"type": "string", "format": "date-time"}}, []
+    if op in _OP_STATUS and (op is not Operation.ACTION or generic):
+        record = {**record, "status": {"type": "string", "enum": _OP_STATUS[op]}}
+        required = [*(r for r in required if r != "status"), "status"]
+        if op is Operation.CREATE:
+            record["created_at"] = {"type": "string", "format": "date-time"}
+    if template.has_id or generic or op not in (Operation.READ, Operation.ACTION) or profile.id_param:
+        record, required = {id_field: {"type": "string"}, **record}, [id_field, *required]
+    item = {"type": "object", "properties": {**record, **echoed}, "required": required}
     if op in (Operation.SEARCH, Operation.LIST):
         return {
             "type": "object",
-            "properties": {
-                "results": {"type": "array", "items": item},
-                "total": {"type": "integer", "minimum": 0},
-            },
+            "properties": {"results": {"type": "array", "items": item}, "total": {"type": "integer", "minimum": 0}},
             "required": ["results", "total"],
-        }
-    if op is Operation.READ:
-        return item
-    status = {
-        Operation.CREATE: ["created", "confirmed", "pending"],
-        Operation.UPDATE: ["updated"],
-        Operation.DELETE: ["deleted", "cancelled"],
-        Operation.ACTION: ["success"],
-    }[op]
-    return {
-        "type": "object",
-        "properties": {
-            id_field: {"type": "string"},
-            "status": {"type": "string", "enum": status},
-            **echoed,
-            "message": {"type": "string"},
-            "timestamp": {"type": "string", "format": "date-time"},
-        },
-        "required": [id_field, "status", "message"],
-    }
+        }, hints
+    return item, hints
+
+
+# "base" names "base_currency", "destination" names "destination_station": the role alone.
+_QUALIFIERS = frozenset({"currency", "language", "lang", "name", "station", "city", "location", "airport", "text",
+                         "date", "time"})
+
+
+def _names_field(arg: str, arg_schema: dict[str, Any], field: str, schema: dict[str, Any]) -> bool:
+    """Whether an argument stands for a record field: the same name in any case style, or
+    the same role with or without a qualifier, holding the same type."""
+    a, f = snake(arg), snake(field)
+    if a == f:
+        return True
+    short, long = sorted((a, f), key=len)
+    same_type = arg_schema.get("type", "string") == schema.get("type", "string")
+    return same_type and long.startswith(short + "_") and long[len(short) + 1 :] in _QUALIFIERS
 
 
 def _echoable(schema: Any) -> bool:
-    """Free-form objects (no properties) make poor output fields; they are not echoed."""
-    if not isinstance(schema, dict):
-        return True
-    if schema.get("type") == "object":
-        props = schema.get("properties")
-        return bool(props) and all(_echoable(v) for v in props.values())
-    if schema.get("type") == "array":
-        return _echoable(schema.get("items"))
-    return True
+    """Scalar arguments are echoed; the engine generates arrays and objects rather than
+    echoing them, so as output fields they would only hold made-up values."""
+    return not isinstance(schema, dict) or schema.get("type") not in ("array", "object")
 
 
 def _echo_schema(schema: Any) -> dict[str, Any]:

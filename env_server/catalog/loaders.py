@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from env_server.catalog.infer import infer_category, infer_output_schema, infer_profile
+from env_server.catalog.infer import (
+    infer_category,
+    infer_output_schema,
+    infer_profile,
+    infer_tool,
+)
 from env_server.catalog.models import (
     NormalizationRecord,
     ProfileSpec,
@@ -261,12 +266,8 @@ def to_tool_spec(raw: RawTool, name: str) -> ToolSpec:
     records += in_recs
     if name != raw.name:
         records.append(NormalizationRecord(path="name", change=f"renamed '{raw.name}' -> '{name}'"))
-    profile = raw.profile or infer_profile(raw.name, raw.description, input_schema)
-    if raw.source is SourceFormat.WILDTOOLBENCH:
-        # Tools of one WildToolBench list are families of one another (getCityShow ->
-        # getShowDetail); one shared namespace keeps their ids resolvable across lists.
-        profile = profile.model_copy(update={"family": "wildtoolbench"})
     output = raw.output_schema
+    output_schema: dict[str, Any] | None = None
     if native:
         output_schema = output
     elif isinstance(output, dict) and output.get("type") == "object" and output.get("properties"):
@@ -277,10 +278,21 @@ def to_tool_spec(raw: RawTool, name: str) -> ToolSpec:
         output_schema = wrapped
         records += out_recs
         records.append(NormalizationRecord(path="output", change="array response wrapped as {results: [...]}"))
+    if raw.profile is not None:
+        profile = raw.profile
+    elif output_schema is None:
+        # No output schema: the domain's entity template gives the record (and its hints).
+        profile, output_schema, template = infer_tool(raw.name, raw.description, input_schema)
+        records.append(NormalizationRecord(
+            path="output", change=f"output schema inferred from the '{template.name}' entity template"))
     else:
+        profile = infer_profile(raw.name, raw.description, input_schema)
+    if output_schema is None:
         output_schema = infer_output_schema(profile, input_schema)
-        if not raw.profile:
-            records.append(NormalizationRecord(path="output", change="output schema inferred from the profile"))
+    if raw.source is SourceFormat.WILDTOOLBENCH:
+        # Tools of one WildToolBench list are families of one another (getCityShow ->
+        # getShowDetail); one shared namespace keeps their ids resolvable across lists.
+        profile = profile.model_copy(update={"family": "wildtoolbench"})
     category = raw.category or infer_category(raw.name, raw.description)
     return ToolSpec(
         name=name,

@@ -11,6 +11,9 @@ import functools
 import re
 from collections.abc import Mapping
 
+_TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
+_LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
+                     "occurrence", "tree", "flower", "insect", "fish", "mammal", "creature"})
 _TRIP_ENTITIES = frozenset({"flight", "offer", "booking", "fare", "trip", "ticket", "itinerary", "route", "leg",
                             "segment", "journey"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -118,6 +121,20 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
          "destination_airport_code"),
         (r"^(departure_airport|origin_code|origin_location_code|dep_iata|from_airport|origin_iata)$", "airport_code"),
         (r"(carrier|airline)_?(code|iata)$", "airline_code"),
+        (r"^(common_name|official_name)$", "title"),
+        (r"^(county|counties|state_full|state_name|province_name|subdivision)$", "state"),
+        (r"^(border|borders|neighbou?rs?)$", "country_code"),
+        (r"^synonyms?$", "dictionary_word.synonyms"),
+        (r"^antonyms?$", "dictionary_word.antonyms"),
+        (r"^(fact|trivia)$", "fun_fact"),
+        (r"^(access_token|refresh_token|token|api_key|secret|discriminator)$", "code"),
+        (r"^(manager|owner_name|contact|character_name|person_name)$", "name"),
+        (r"(_ident|_code|_artcc|_icao)$", "code"),
+        (r"^(pdf_name|document_name|attachment_name)$", "file_name"),
+        (r"^(pdf_path|path|download_path)$", "url"),
+        (r"^(last_update|last_updated_at|updated|modified)$", "current_time"),
+        (r"^(facility_name|airport_name)$", "airport_name"),
+        (r"^(utc_offset|gmt_offset)$", "timezone"),
         (r"(^|_)e?mail(_address)?$", "email"),
         (r"(image|thumbnail|photo|picture|avatar|icon|poster|cover|logo)(_url)?$", "image_url"),
         (r"(^|_)(url|link|href|website|homepage|uri|permalink)$", "url"),
@@ -228,6 +245,8 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 def kind_for(field: str, entity: str, parent: str = "") -> str | None:
     """The value kind a field name suggests, or None to fall back on the schema alone."""
     low = snake(field)
+    if low in _TAXON_RANKS and set(snake(entity).split("_")) & _LIVING:
+        return f"taxon.{low}"
     if low in ("origin", "destination", "from", "to"):  # an airport on a trip, a city otherwise
         trip = bool(set(snake(entity).split("_")) & _TRIP_ENTITIES)
         if trip:

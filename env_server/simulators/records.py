@@ -34,8 +34,8 @@ LON_ARGS = ("longitude", "lon", "lng", "long")
 INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto",
                    "stock", "fsym", "base_symbol", "pair", "instrument", "stockSymbol", "cryptocurrency")
 CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
-                 "currency_code", "quote_currency", "vs_currencies")
-BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source")
+                 "currency_code", "quote_currency", "vs_currencies", "target_currency")
+BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source", "source_currency")
 AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code",
                 "originLocationCode", "origin_location_code", "fly_from", "departure_id")
 DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata", "destination_code",
@@ -62,9 +62,18 @@ def default_facts() -> WorldFacts:
     return WorldFacts()
 
 
+def _arg(args: dict[str, Any], name: str) -> Any:
+    """An argument by name, or by its snake_case twin ("fromCurrency" for "from_currency")."""
+    value = args.get(name)
+    if value is None and "_" in name:
+        camel = name.split("_")[0] + "".join(part.title() for part in name.split("_")[1:])
+        value = args.get(camel)
+    return value
+
+
 def _arg_text(args: dict[str, Any], names: tuple[str, ...]) -> str | None:
     for name in names:
-        value = args.get(name)
+        value = _arg(args, name)
         if isinstance(value, str) and value.strip():
             return value
         if isinstance(value, list) and value and isinstance(value[0], str):
@@ -74,7 +83,7 @@ def _arg_text(args: dict[str, Any], names: tuple[str, ...]) -> str | None:
 
 def _arg_number(args: dict[str, Any], names: tuple[str, ...]) -> float | None:
     for name in names:
-        value = args.get(name)
+        value = _arg(args, name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
         if isinstance(value, str):

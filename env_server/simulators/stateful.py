@@ -297,9 +297,11 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             continue
         eid = f"{_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
             : len(_prefix(p.entity)) + 11]
-        for key, value in wanted.items():  # a filter the record schema lacks still holds in the row
-            item.setdefault(key, value)
+        item.update(wanted)  # rows found by a filter hold the filtered values
         item[idf] = _int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+        reader = handle.rules.id_schemas.get((ns, p.entity))
+        if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
+            conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
         item.pop(_STATE_KEY, None)
         world.put(ns, p.entity, str(item[idf]), dict(item))
         ids.append(str(item[idf]))
