@@ -47,6 +47,7 @@ from env_server.environment import CallOutcome, ToolEnvironment
 from env_server.errors import ToolenvError
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
+from env_server.simulators.values import faker_texts
 from state import Database, ErrorKind
 from state.store import Durability
 
@@ -173,7 +174,7 @@ class _Auditor:
     def __init__(self, catalog: Catalog, env: ToolEnvironment, seed: int) -> None:
         self.env, self.seed = env, seed
         self.capture = _Capture()
-        self.vocabulary = vocabulary_texts(default_facts().vocab)
+        self.vocabulary = vocabulary_texts(default_facts().vocab) | faker_texts()
         self.families: dict[str, list[str]] = {}
         self.readers: dict[tuple[str, str], list[ToolSpec]] = {}
         for spec in catalog.tools.values():
@@ -241,9 +242,17 @@ class _Auditor:
         rows = collection_rows(spec, result) if op in (Operation.SEARCH, Operation.LIST) else None
         if rows is None:
             return
-        if not rows:
+        if not rows and self._must_find(spec):
             yield CheckKind.EMPTY_FRESH_LIST, f"$.{spec.profile.collection}", self._empty_detail(spec)
         yield from self._id_chain(spec, sid, rows)
+
+    def _must_find(self, spec: ToolSpec) -> bool:
+        """Record lists must not come back empty in a fresh world; a list of plain values
+        may (a breed with no sub-breeds, a word with no synonyms), as the real API's would."""
+        schema = (spec.output_schema.get("properties") or {}).get(spec.profile.collection or "") or {}
+        items = schema.get("items") if isinstance(schema, dict) else None
+        return self.env.rules.owned(spec.family, spec.profile.entity) or (
+            isinstance(items, dict) and items.get("type") == "object")
 
     def _empty_detail(self, spec: ToolSpec) -> str:
         entity = spec.profile.entity

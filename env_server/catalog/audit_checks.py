@@ -28,9 +28,9 @@ from faker.providers.lorem.en_US import Provider as _LoremProvider
 from pydantic import BaseModel, ConfigDict
 
 from env_server.catalog.models import ToolSpec
-from env_server.simulators.generate import singular
 from env_server.simulators.invariants import walk_violations
 from env_server.simulators.naming import resolve_kind, snake
+from env_server.simulators.plans import singular
 
 
 class CheckKind(str, Enum):

@@ -198,6 +198,15 @@ class ToolWords:
     weights: tuple[int, ...]
     description: tuple[frozenset[str], ...]
 
+    @functools.cached_property
+    def starts(self) -> dict[str, tuple[int, ...]]:
+        """Each word form of the description -> the positions it appears at."""
+        found: dict[str, list[int]] = {}
+        for i, forms in enumerate(self.description):
+            for form in forms:
+                found.setdefault(form, []).append(i)
+        return {form: tuple(at) for form, at in found.items()}
+
     @classmethod
     def of(cls, name: str, description: str) -> ToolWords:
         words = split_words(name)
@@ -223,13 +232,13 @@ _LINKS = frozenset({"by", "for", "with", "from", "in", "of", "and", "to", "per",
 def score_template(template: EntityTemplate, words: ToolWords) -> Match:
     score, position = 0, -1
     for keyword in template.keywords:
-        wanted = [word_forms(w) for w in keyword.split()]
+        wanted = keyword_forms(keyword)
         at = [_last_index(forms, words.name) for forms in wanted]
         if all(i >= 0 for i in at):
             # A phrase found whole in the name is specific: every word counts fully.
             score += NAME_SCORE * len(at) if len(at) > 1 else words.weights[at[0]]
             position = max(position, *at)
-        elif _phrase_in(wanted, words.description):
+        elif _phrase_in(wanted, words):
             score += DESCRIPTION_SCORE * len(wanted)
     return Match(template, score, position)
 
@@ -238,16 +247,32 @@ def _last_index(forms: frozenset[str], name: tuple[frozenset[str], ...]) -> int:
     return next((i for i in range(len(name) - 1, -1, -1) if forms & name[i]), -1)
 
 
-def _phrase_in(words: list[frozenset[str]], text: tuple[frozenset[str], ...]) -> bool:
-    n = len(words)
-    return any(all(w & t for w, t in zip(words, text[i : i + n], strict=True)) for i in range(len(text) - n + 1))
+@functools.lru_cache(maxsize=1024)
+def keyword_words(keywords: tuple[str, ...]) -> frozenset[str]:
+    """Every form of every word of a template's keywords."""
+    return frozenset().union(*(forms for keyword in keywords for forms in keyword_forms(keyword)))
+
+
+@functools.lru_cache(maxsize=4096)
+def keyword_forms(keyword: str) -> tuple[frozenset[str], ...]:
+    return tuple(word_forms(w) for w in keyword.split())
+
+
+def _phrase_in(wanted: tuple[frozenset[str], ...], words: ToolWords) -> bool:
+    """Whether the description holds the phrase: its first word's positions, then the rest."""
+    text, n = words.description, len(wanted)
+    starts = {i for form in wanted[0] for i in words.starts.get(form, ())}
+    return any(i + n <= len(text) and all(w & text[i + j] for j, w in enumerate(wanted[1:], 1)) for i in starts)
 
 
 def rank_templates(name: str, description: str,
                    templates: tuple[EntityTemplate, ...] | None = None) -> list[Match]:
     """Every non-generic template's match for a tool, best first."""
     words = ToolWords.of(name, description)
-    matches = [score_template(t, words) for t in templates or default_templates() if t.name != GENERIC]
+    present = frozenset().union(*words.name, *words.description)
+    # A template none of whose keyword words the tool mentions scores nothing: skip the scan.
+    matches = [score_template(t, words) if keyword_words(tuple(t.keywords)) & present else Match(t, 0, -1)
+               for t in templates or default_templates() if t.name != GENERIC]
     # Stable sort: equal keys keep the templates' (name) order.
     return sorted(matches, key=lambda m: m.key, reverse=True)
 

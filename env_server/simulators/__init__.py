@@ -6,10 +6,10 @@ always gives the same result, byte for byte.
 
 One call passes through one value engine, in layers:
 
-* ``stateful``   the session's world: searches remember rows, reads return them, writes
-                 change them, user-owned collections start seeded (``base_world``);
-* ``generate``   the output schema compiled once to closures; one ``RecordScope`` per
-                 generated object (``records``), invariants enforced per record;
+* ``stateful``   the session's world: searches remember rows (``rows``), reads return them,
+                 writes change them (``writes``), user-owned collections start seeded;
+* ``generate``   one call's generation state; ``plans`` compiles each output schema once to
+                 closures, one ``RecordScope`` per object (``records``), invariants per record;
 * ``naming``     field name + entity -> value kind; ``values`` draws a kind;
 * ``reference``  facts from data packages (places, airports, currencies, VINs, holidays);
   ``market``     one session's FX rates and prices; ``vocab`` our own words, as data;

@@ -18,7 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.market import InstrumentFact, MarketTable, default_table
-from env_server.simulators.reference import AirportFact, PlaceFact, ReferenceData, haversine_km
+from env_server.simulators.reference import (
+    AirportFact,
+    PlaceFact,
+    ReferenceData,
+    haversine_km,
+)
 from env_server.simulators.vocab import Vocabulary
 
 if TYPE_CHECKING:
@@ -216,6 +221,14 @@ class RecordScope:
 
     # -- vocabulary records --------------------------------------------------------------
 
+    def _named_record(self, kind: str) -> dict[str, Any] | None:
+        """The entry the call names ("husky" for the breed's sub-breeds), if any."""
+        index = self.gen.facts.vocab.index(kind)
+        for value in self.gen.args.values():
+            if isinstance(value, str) and value.lower() in index:
+                return index[value.lower()]
+        return None
+
     def vocab_record(self, kind: str) -> dict[str, Any]:
         """One entry of a record-shaped vocabulary, shared by the record's fields."""
         hit = self._records.get(kind)
@@ -224,6 +237,8 @@ class RecordScope:
             while node is not None and hit is None:
                 hit = node._records.get(kind)
                 node = node.parent if not node.fresh else None
+        if hit is None:
+            hit = self._named_record(kind)
         if hit is None:
             records = self.gen.facts.vocab.get(kind).records
             hit = records[self.gen.rng.randrange(len(records))]

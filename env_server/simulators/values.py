@@ -67,6 +67,16 @@ def faker_pool(method: str) -> tuple[str, ...]:
     return tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
 
 
+# The Faker methods whose pools back engine kinds (the audit treats their values as real text).
+POOLED_METHODS = ("first_name", "name", "user_name", "email", "phone_number", "company", "job", "street_address",
+                  "postcode", "domain_name", "ipv4_public", "color_name", "isbn13")
+
+
+def faker_texts() -> frozenset[str]:
+    """Every value the Faker pools can give."""
+    return frozenset(text for method in POOLED_METHODS for text in faker_pool(method))
+
+
 def pooled(method: str) -> Callable[[Generation], str]:
     return lambda gen: gen.rng.choice(faker_pool(method))
 
@@ -211,6 +221,19 @@ def _fare(gen: Generation) -> float:
     return round(usd * per, 2)
 
 
+def _language(gen: Generation) -> str:
+    """The record's language: its place's, or in a list of languages the next one."""
+    scope = gen.scope
+    if "language" not in scope.values:
+        if scope.fresh and scope.parent is not None:
+            code = LANGUAGES[(gen.draw_offset + scope.index) % len(LANGUAGES)]
+        else:
+            code = scope.place.language_code if gen.rng.random() < 0.6 else gen.rng.choice(LANGUAGES)
+        scope.values["language"] = code
+    language: str = scope.values["language"]
+    return language
+
+
 def _airline(gen: Generation) -> tuple[str, str]:
     scope = gen.scope
     if "airline" not in scope.values:
@@ -317,7 +340,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "postal_code": pooled("postcode"),
     "currency_code": lambda g: g.call_currency() or g.scope.place.currency_code,
     "currency_name": lambda g: g.facts.reference.currencies.get(g.call_currency() or g.scope.place.currency_code, ""),
-    "language_code": lambda g: g.scope.place.language_code if g.rng.random() < 0.6 else g.rng.choice(LANGUAGES),
+    "language_code": lambda g: _language(g),
+    "language_name": lambda g: g.facts.reference.languages.get(_language(g), "English"),
     "airport_code": lambda g: g.scope.airport().iata,
     "airport_name": lambda g: g.scope.airport().name,
     "destination_airport_code": lambda g: g.scope.airport("destination").iata,

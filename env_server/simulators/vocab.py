@@ -70,6 +70,7 @@ class Vocabulary:
         self.directory = directory or default_vocab_dir()
         self._kinds = tuple(sorted(p.stem for p in self.directory.glob("*.json")))
         self._loaded: dict[str, VocabSpec] = {}
+        self._indexes: dict[str, dict[str, dict[str, Any]]] = {}
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -77,6 +78,15 @@ class Vocabulary:
 
     def __contains__(self, kind: object) -> bool:
         return kind in self._kinds
+
+    def index(self, kind: str) -> dict[str, dict[str, Any]]:
+        """A record vocabulary's entries by display text, lowercased (for lookups by name)."""
+        found = self._indexes.get(kind)
+        if found is None:
+            spec = self.get(kind)
+            first = next(iter(spec.records[0])) if spec.records else ""
+            found = self._indexes[kind] = {str(r[first]).lower(): r for r in spec.records}
+        return found
 
     def get(self, kind: str) -> VocabSpec:
         spec = self._loaded.get(kind)

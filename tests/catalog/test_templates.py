@@ -23,8 +23,8 @@ from env_server.catalog.templates import (
 )
 from env_server.errors import CatalogError, ToolCallError
 from env_server.simulators import SimContext, simulate
-from env_server.simulators.generate import singular
 from env_server.simulators.naming import resolve_kind
+from env_server.simulators.plans import singular
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import LEGACY_HINTS, known_kind
 from state import Database

@@ -1,0 +1,299 @@
+"""Schema compilation: each output schema becomes a tree of closures, once.
+
+Every decision that depends only on the schema, the field's name and place, the entity
+and the profile hints (type, enum, format, value kind, length limits, which children step
+with a series index) is taken once per schema node; the closures draw from the call's
+``Generation`` in the order the decisions imply. Objects open a ``RecordScope`` and
+enforce the record's invariants; arrays echo the caller's own records where given.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from env_server.simulators import invariants
+from env_server.simulators.naming import resolve_kind
+from env_server.simulators.values import KINDS, draw_kind, snake
+
+if TYPE_CHECKING:
+    from env_server.simulators.generate import Generation
+
+DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# Echoes accept a local time without an offset ("2026-03-20T09:00:00"), as calendars send it.
+_DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
+SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
+LIVE_STATUSES = frozenset(
+    {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
+     "live", "in_stock", "operational", "enabled", "completed", "approved"}
+)
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time"})
+_AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
+
+# A compiled schema node: (generation, series index or None) -> value.
+Node = Callable[["Generation", "int | None"], Any]
+
+_PLANS: dict[tuple[int, str, str, str, int], tuple[Any, Any, Node]] = {}
+_MAX_PLANS = 200_000
+
+
+def plan_for(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+    key = (id(schema), name, parent, entity, id(hints))
+    hit = _PLANS.get(key)
+    # An entry holds the schema and hints themselves, so their ids can't be reused by other
+    # objects while it exists.
+    if hit is None:
+        if len(_PLANS) >= _MAX_PLANS:  # schemas built on the fly must not grow it forever
+            _PLANS.clear()
+        hit = (schema, hints, _compile(schema, name, parent, entity, hints))
+        _PLANS[key] = hit
+    return hit[2]
+
+
+def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+    if not isinstance(schema, dict):
+        return lambda gen, index: draw_kind("tag", gen)
+    if "const" in schema:
+        const = schema["const"]
+        return lambda gen, index: const
+    inner = _compile_value(schema, name, parent, entity, hints)
+    if not name:
+        return inner
+    snake_name = snake(name)
+
+    def echo_or_generate(gen: Generation, index: int | None) -> Any:
+        args = gen.args
+        # An output field named like an argument repeats it, when it fits the schema.
+        if args:
+            value = args.get(name, MISSING)
+            if value is MISSING:
+                snaked = gen._args_snake
+                if snaked is None:
+                    snaked = gen._args_snake = {snake(k): v for k, v in args.items()}
+                value = snaked.get(snake_name, MISSING)
+            if value is not MISSING and fits_schema(value, schema):
+                return value
+        return inner(gen, index)
+
+    return echo_or_generate
+
+
+def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        # Most things a search finds are live; an occasional odd status stays possible.
+        live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
+        if live:
+            return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
+        return lambda gen, index: gen.rng.choice(enum)
+    typ = schema.get("type", "string")
+    if isinstance(typ, list):
+        typ = next((t for t in typ if t != "null"), "null")
+    if typ == "object":
+        return _compile_object(schema, name, entity, hints)
+    if typ == "array":
+        return _compile_array(schema, name, entity, hints)
+    if typ == "boolean":
+        if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
+            return lambda gen, index: True
+        return lambda gen, index: gen.rng.random() < 0.5
+    if typ == "null":
+        return lambda gen, index: None
+    kind = resolve_kind(name, entity, parent, hints)
+    if typ in ("integer", "number"):
+        return lambda gen, index: gen._number(schema, typ, kind)
+    return _compile_string(schema, name, parent, entity, kind)
+
+
+def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
+    props = schema.get("properties") or {}
+    if not props:
+        if schema.get("additionalProperties", True) is not False:
+            return lambda gen, index: {"value": draw_kind("tag", gen)}
+        return lambda gen, index: {}
+    # Only the time axis of a series item steps with the item index; other dates stay random.
+    children = tuple((k, plan_for(sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
+    rules = invariants.rules_for(props)
+
+    def record(gen: Generation, index: int | None) -> dict[str, Any]:
+        # One scope per record: its fields share a place, an instrument, a title. Array
+        # items (index set) start fresh; nested objects share their parent's anchors.
+        outer = gen.enter(index is not None, index or 0)
+        try:
+            out = {k: child(gen, index if series else None) for k, child, series in children}
+        finally:
+            gen.scope = outer
+        if rules:
+            invariants.enforce(out, gen.args, rules)
+        return out
+
+    return record
+
+
+def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
+    lo = int(schema.get("minItems", 0))
+    hi = int(schema.get("maxItems", 10_000))
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {"type": "string"}
+    objects = items.get("type") == "object"
+    unique = bool(schema.get("uniqueItems"))
+    enum = items.get("enum")
+    sampled = enum if isinstance(enum, list) and enum and unique else None
+    # A scalar item takes the hint written for its array ("skills": "skill") when its
+    # singular name has none.
+    item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
+    child = plan_for(items, item_name, name, entity, hints)
+    item_props = items.get("properties") or {} if objects else {}
+    listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
+    if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
+
+        def vocab_list(gen: Generation, index: int | None) -> list[Any]:
+            value = draw_kind(listed, gen)
+            found = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+            return found[: max(lo, min(hi, len(found)))]
+
+        return vocab_list
+
+    def array(gen: Generation, index: int | None) -> list[Any]:
+        n = gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        limit = gen._limit()
+        if limit is not None and limit > 0:
+            n = min(n, limit)
+        n = max(lo, min(hi, n))
+        if sampled is not None:
+            return gen.rng.sample(sampled, min(n, len(sampled)))
+        sent = gen.args.get(name) if objects else None
+        if isinstance(sent, list) and sent and all(isinstance(v, dict) for v in sent):
+            # The caller's own records (travelers, line items): theirs, in their order.
+            return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
+        out = [child(gen, i) for i in range(n)]
+        if unique or not objects:  # a list of tags or names does not repeat itself
+            uniq: list[Any] = []
+            for v in out:
+                if v not in uniq:
+                    uniq.append(v)
+            out = uniq if len(uniq) >= lo else out
+        return out
+
+    return array
+
+
+def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
+    fmt = schema.get("format")
+    base: Node
+    if kind in _FACT_DATES:  # a fact of the record, not a point on a series axis
+        cut = 10 if fmt == "date" else None
+        base = lambda gen, index: str(draw_kind(kind, gen))[:cut]  # noqa: E731
+    elif fmt == "date" or fmt == "date-time":
+        base = lambda gen, index: gen._dated(fmt, kind, index, parent)  # noqa: E731
+    elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
+        draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
+                     "image_url" if kind == "image_url" else "url"]  # noqa: E501
+        base = lambda gen, index: draw(gen)  # noqa: E731
+    elif fmt == "time":
+        base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"  # noqa: E731
+    else:
+        plain = _compile_plain_string(name, entity, kind)
+        if kind in ("date", "past_date", "future_date", "datetime"):
+            dfmt = "date-time" if kind == "datetime" else "date"
+            base = lambda gen, index: gen._dated(dfmt, kind, index, parent) if index is not None else plain(gen)  # noqa: E731
+        else:
+            base = lambda gen, index: plain(gen)  # noqa: E731
+    lo, hi = schema.get("minLength"), schema.get("maxLength")
+    if not isinstance(lo, int) and not isinstance(hi, int):
+        return base
+
+    def clamped(gen: Generation, index: int | None) -> str:
+        value = base(gen, index)
+        if isinstance(hi, int) and len(value) > hi:
+            value = value[:hi]
+        if isinstance(lo, int) and len(value) < lo:
+            value = value + "x" * (lo - len(value))
+        return value
+
+    return clamped
+
+
+def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[[Generation], str]:
+    """A string with no format: an id, or a value of its kind (a tag when none fits)."""
+    if kind == "id":
+        stem = snake(name)
+        entity_prefix = id_prefix(entity.lower(), "item")
+        prefix = id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
+        return lambda gen: f"{prefix}_{gen.rng.getrandbits(40):010x}"
+    if kind == "duration_minutes":  # a duration as text: ISO 8601, as APIs write it ("PT13H40M")
+        return lambda gen: _iso_duration(int(draw_kind("duration_minutes", gen)))
+    chosen_kind = kind or "tag"
+    return lambda gen: str(draw_kind(chosen_kind, gen))
+
+
+def _iso_duration(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    return f"PT{hours}H{rest}M" if hours else f"PT{rest}M"
+
+
+def _echo_record(made: Any, sent: dict[str, Any], props: dict[str, Any]) -> Any:
+    """A generated record with the caller's values laid over it, matched by snake_case name
+    ("firstName" fills "first_name") where they fit the field."""
+    if not isinstance(made, dict):
+        return made
+    by_snake = {snake(k): v for k, v in sent.items()}
+    for key, sub in props.items():
+        value = by_snake.get(snake(key), MISSING)
+        if value is not MISSING and isinstance(sub, dict) and fits_schema(value, sub):
+            made[key] = value
+    return made
+
+
+MISSING: Any = object()
+
+
+@functools.lru_cache(maxsize=4096)
+def id_prefix(stem: str, default: str = "") -> str:
+    return re.sub(r"[^a-z0-9]", "", stem)[:4] or default
+
+
+def singular(name: str) -> str:
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    if name.endswith("s") and not name.endswith("ss"):
+        return name[:-1]
+    return name
+
+
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def fits_schema(value: Any, schema: dict[str, Any]) -> bool:
+    """Cheap check that a scalar satisfies a schema's type, enum, range and format."""
+    typ = schema.get("type")
+    if isinstance(typ, list):
+        return any(fits_schema(value, {**schema, "type": t}) for t in typ)
+    if typ in _TYPE_CHECKS:
+        if not _TYPE_CHECKS[typ](value):
+            return False
+    elif typ is not None:
+        return False  # arrays/objects are generated, not echoed
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if "const" in schema and value != schema["const"]:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"] or "maximum" in schema and value > schema["maximum"]:
+            return False
+    if isinstance(value, str):
+        fmt = schema.get("format")
+        if fmt == "date" and not DATE_RE.match(value) or fmt == "date-time" and not _DATETIME_RE.match(value):
+            return False
+        if fmt in ("email", "uri", "url") and ("@" not in value if fmt == "email" else "://" not in value):
+            return False
+        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1 << 30):
+            return False
+    return True

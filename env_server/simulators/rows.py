@@ -1,0 +1,168 @@
+"""Rows of a session's world as tools see them: the catalog rules, and how a stored row
+is rendered through a tool's output schema (row values where they fit, stable fillers drawn
+in the row's context elsewhere)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from env_server.catalog.infer import is_id_param
+from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
+from env_server.simulators.base import SimContext
+from env_server.simulators.generate import Generation, call_seed
+from env_server.simulators.generic import reports_current
+from env_server.simulators.plans import fits_schema
+from state.world import RowState, World
+
+CONTROL_PARAMS = frozenset(
+    {"format", "page", "limit", "offset", "sort", "sort_by", "order_by", "sortby", "lang", "language",
+     "per_page", "page_size", "count", "max_results", "fields", "api_key", "apikey", "cursor", "size"}
+)
+CANCEL_WORDS = ("cancel", "void", "revoke", "decline", "close", "archive", "reject", "refund")
+STATUS_CREATED = ("confirmed", "active", "created", "pending", "open", "scheduled", "success", "booked", "placed")
+STATE_KEY = "_state"
+QUERY_KEY = "_query"  # the search arguments a remembered row answered
+
+
+@dataclass
+class CatalogRules:
+    """Which entities each family searches, creates and looks up, derived from profiles."""
+
+    ops: dict[tuple[str, str], set[Operation]] = field(default_factory=dict)
+    # (family, entity) -> the input schema of the id parameter its readers take: ids a search
+    # emits are made to fit it, so every reader accepts them.
+    id_schemas: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def from_specs(cls, specs: list[ToolSpec]) -> CatalogRules:
+        rules = cls()
+        for spec in specs:
+            key = (spec.family, spec.profile.entity)
+            rules.ops.setdefault(key, set()).add(spec.profile.operation)
+            id_param = spec.profile.id_param
+            param = (spec.input_schema.get("properties") or {}).get(id_param or "")
+            if spec.profile.operation is Operation.READ and isinstance(param, dict):
+                rules.id_schemas.setdefault(key, param)
+        return rules
+
+    def owned(self, family: str, entity: str) -> bool:
+        return Operation.CREATE in self.ops.get((family, entity), set())
+
+    def known(self, family: str, entity: str) -> bool:
+        return (family, entity) in self.ops
+
+    def unknown_id_policy(self, spec: ToolSpec) -> UnknownIdPolicy:
+        p = spec.profile
+        if p.unknown_ids is not None:
+            return p.unknown_ids
+        producers = self.ops.get((spec.family, p.entity), set()) & {Operation.SEARCH, Operation.LIST, Operation.CREATE}
+        if p.id_param and is_id_param(p.id_param) and producers:
+            return UnknownIdPolicy.ERROR
+        return UnknownIdPolicy.ACCEPT
+
+
+@dataclass
+class StateHandle:
+    world: World
+    rules: CatalogRules
+    # Whether user-owned collections start with a few rows (``base_world: seeded``).
+    seeded: bool = True
+
+
+
+
+
+def properties_of(schema: dict[str, Any]) -> dict[str, Any]:
+    props = schema.get("properties")
+    return props if isinstance(props, dict) else {}
+
+
+def id_field_of(schema: dict[str, Any], spec: ToolSpec) -> str:
+    props = properties_of(schema)
+    p = spec.profile
+    for cand in (p.id_field, p.id_param, f"{p.entity}_id", "id"):
+        if cand and cand in props:
+            return cand
+    for name in props:
+        if is_id_param(name):
+            return name
+    return p.id_field or "id"
+
+
+def row_seed(ctx: SimContext, ns: str, entity: str, eid: str) -> int:
+    return call_seed(f"{ns}/{entity}", {"id": eid}, ctx.seed)
+
+
+def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx: SimContext, args: dict[str, Any]) -> Any:
+    """Render a stored row through a schema: row values where they fit, stable fillers elsewhere."""
+    # The row's own values (and the query that found it) are the context its missing fields
+    # are drawn in: a show in Las Vegas gets a Las Vegas address, its URL follows its title.
+    known = {k: v for k, v in row.data.items() if not k.startswith("_") and not isinstance(v, (dict, list))}
+    context = {**(row.data.get(QUERY_KEY) or {}), **known, **args}
+    gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
+                     entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
+                     current=reports_current(spec))
+    base = gen.fill(schema)
+    if not isinstance(base, dict):
+        return base
+    return overlay(base, schema, row.data)
+
+
+def overlay(base: dict[str, Any], schema: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    props = properties_of(schema)
+    out = dict(base)
+    for key, sub in props.items():
+        if key in data and fits(data[key], sub):
+            out[key] = data[key]
+        elif isinstance(sub, dict) and sub.get("type") == "object" and isinstance(out.get(key), dict):
+            # One nested level: detail APIs often wrap the entity ({"show": {...}}).
+            if any(k in data for k in properties_of(sub)):
+                out[key] = overlay(out[key], sub, data)
+    return out
+
+
+_CONTAINER_VALIDATORS: dict[int, tuple[dict[str, Any], Draft202012Validator]] = {}
+
+
+def fits(value: Any, schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    if not isinstance(value, (list, dict)):
+        return fits_schema(value, schema)
+    # Catalog schemas live as long as the process, so validators are cached by identity.
+    hit = _CONTAINER_VALIDATORS.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        hit = (schema, Draft202012Validator(schema))
+        _CONTAINER_VALIDATORS[id(schema)] = hit
+    return hit[1].is_valid(value)
+
+
+def scalars(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if not isinstance(v, (dict, list)) or k in ("tags", "items")}
+
+
+def matches(row: RowState, args: dict[str, Any], filters: list[str]) -> bool:
+    for key in filters:
+        if key not in args or key not in row.data:
+            continue
+        want, have = args[key], row.data[key]
+        if isinstance(want, str) and isinstance(have, str):
+            if want.strip().lower() != have.strip().lower():
+                return False
+        elif want != have:
+            return False
+    return True
+
+
+
+def int_id(eid: str) -> int:
+    return int(eid.rsplit("_", 1)[1][:7], 16)
+
+
+def entity_prefix(entity: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", entity.lower())[:4] or "item"
+

@@ -1,0 +1,212 @@
+"""Writes: create, update and delete (or cancel) by id, and reads by id.
+
+A create mints a deterministic id (or keeps a caller-chosen one), checks and inherits what
+it refers to (a booking of an offer carries the offer's route and the search it answered),
+and is stamped with the session's "now". Update changes the row; delete marks it, and a
+cancelled row reads back as cancelled, a deleted one as 404.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
+from env_server.errors import EntityNotFoundError, ToolCallError
+from env_server.simulators import invariants
+from env_server.simulators.base import SimContext, session_now
+from env_server.simulators.generic import simulate_generic
+from env_server.simulators.ids import conform_id
+from env_server.simulators.naming import snake
+from env_server.simulators.plans import fits_schema
+from env_server.simulators.rows import (
+    CANCEL_WORDS,
+    CONTROL_PARAMS,
+    QUERY_KEY,
+    STATE_KEY,
+    STATUS_CREATED,
+    StateHandle,
+    entity_prefix,
+    fits,
+    id_field_of,
+    int_id,
+    project,
+    properties_of,
+    scalars,
+)
+from state.world import RowState, World
+
+
+def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
+    world, p, ns = handle.world, spec.profile, spec.family
+    referenced: list[RowState] = []
+    for key, value in args.items():
+        ref = _referenced_entity(key)
+        if ref and isinstance(value, (str, int)) and ref != p.entity and handle.rules.known(ns, ref):
+            producers = handle.rules.ops.get((ns, ref), set()) & {Operation.SEARCH, Operation.LIST, Operation.CREATE}
+            row = world.get(ns, ref, str(value))
+            if producers and row is None:
+                raise EntityNotFoundError(f"No {ref} with id '{value}' exists (404). Use an id returned by a previous call.")
+            if row is not None and row.data.get(STATE_KEY):
+                raise ToolCallError(f"{ref} '{value}' is {row.data[STATE_KEY]} and cannot be used.")
+            if row is not None:
+                referenced.append(row)
+    # A booking is made in the context of what it books: the offer's search (its route, its
+    # dates) is the booking's too.
+    context = {k: v for row in referenced for k, v in (row.data.get(QUERY_KEY) or {}).items()}
+    out = simulate_generic(spec, {**context, **args}, ctx) if context else simulate_generic(spec, args, ctx)
+    _inherit(out, spec.output_schema, referenced, args)
+    idf = id_field_of(spec.output_schema, spec)
+    id_schema = properties_of(spec.output_schema).get(idf, {"type": "string"})
+    chosen = args.get(idf)
+    if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and fits(chosen, id_schema):
+        # The caller names the entity (an alias, a custom slug): keep it, unless it is taken.
+        existing = world.get(ns, p.entity, str(chosen))
+        if existing is not None and existing.data.get(STATE_KEY) != "deleted":
+            raise ToolCallError(f"{p.entity.replace('_', ' ')} '{chosen}' already exists (409).")
+        out[idf] = chosen
+    else:
+        eid = world.next_id(ns, p.entity, entity_prefix(p.entity))
+        out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+        reader = handle.rules.id_schemas.get((ns, p.entity))
+        if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
+            conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
+    _set_status(out, spec.output_schema, STATUS_CREATED)
+    _stamp(out, spec.output_schema, ctx)
+    invariants.enforce(out, args)  # a stamped start may now follow its generated end
+    data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **out}  # reads show what was made
+    world.put(ns, p.entity, str(out[idf]), data)
+    return out
+
+
+_NOT_INHERITED = frozenset({"status", "created_at", "updated_at", "id"})
+
+
+def _inherit(out: dict[str, Any], schema: dict[str, Any], referenced: list[RowState], args: dict[str, Any]) -> None:
+    """A booking of a show carries the show's title, venue, currency …, and a total that adds up."""
+    props = properties_of(schema)
+    by_snake = {snake(k): k for k in props}
+    for row in referenced:
+        for name, value in row.data.items():
+            key = name if name in props else by_snake.get(snake(name), "")  # carrierCode -> carrier_code
+            if key and key not in args and key not in _NOT_INHERITED and fits(value, props[key]):
+                out[key] = value
+        qty, price = args.get("quantity"), row.data.get("price")
+        if isinstance(qty, int) and isinstance(price, (int, float)) and not isinstance(price, bool):
+            for key in ("total_price", "total", "amount", "total_amount"):
+                if key in props and fits(round(qty * price, 2), props[key]):
+                    out[key] = round(qty * price, 2)
+                    break
+
+
+# Fields that record when a write happened: stamped with the session's "now".
+_STAMPED = re.compile(r"^(created|creation|date_created|submitted|sent|booked|ordered|placed|added|uploaded|posted|"
+                      r"published|updated|modified|last_modified|timestamp)(_at|_on|_date_?time|_time|_date)?$")
+
+
+_UPDATE_STAMPED = re.compile(r"^(updated|modified|last_modified|edited)(_at|_on|_date_?time|_time|_date)?$")
+_DELETE_STAMPED = re.compile(r"^(cancel+ed|deleted|removed|archived|closed|revoked|refunded|voided)"
+                             r"(_at|_on|_date_?time|_time|_date)?$")
+
+
+def _stamp(out: dict[str, Any], schema: dict[str, Any], ctx: SimContext, fields: re.Pattern[str] = _STAMPED) -> None:
+    """A write happens at the session's "now"."""
+    now = session_now(ctx.today, 0) if ctx.now is None else ctx.now
+    for key, sub in properties_of(schema).items():
+        if not fields.match(snake(key)) or not isinstance(sub, dict) or "enum" in sub:
+            continue
+        typ, fmt = sub.get("type"), sub.get("format")
+        if typ == "integer":
+            value: Any = int(now.replace(tzinfo=dt.timezone.utc).timestamp())
+        elif typ == "string" and fmt == "date":
+            value = now.date().isoformat()
+        elif typ == "string":
+            value = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        else:
+            continue
+        if fits_schema(value, sub):
+            out[key] = value
+
+
+def _referenced_entity(param: str) -> str | None:
+    low = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", param).lower()
+    if low.endswith("_id") and len(low) > 3:
+        return low[:-3]
+    return None
+
+
+def _set_status(out: dict[str, Any], schema: dict[str, Any], preferred: tuple[str, ...]) -> None:
+    status = properties_of(schema).get("status")
+    if not isinstance(status, dict):
+        return
+    enum = status.get("enum")
+    if isinstance(enum, list):
+        for want in preferred:
+            for value in enum:
+                if isinstance(value, str) and value.lower().startswith(want[:6]):
+                    out["status"] = value
+                    return
+    elif status.get("type") == "string":
+        out["status"] = preferred[0]
+
+
+def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
+    world, p, ns = handle.world, spec.profile, spec.family
+    eid = str(args[p.id_param])  # type: ignore[index]
+    row = world.get(ns, p.entity, eid)
+    label = p.entity.replace("_", " ")
+    if row is not None and row.data.get(STATE_KEY) == "deleted":
+        raise EntityNotFoundError(f"{label} '{eid}' was deleted (404).")
+    if row is None:
+        if handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ERROR:
+            raise EntityNotFoundError(
+                f"No {label} with {p.id_param} '{eid}' (404). Use an id returned by a search, list or create call."
+            )
+        seeded = simulate_generic(spec, args, ctx)
+        row = world.put(ns, p.entity, eid, {**scalars(seeded), p.id_param: args[p.id_param]})  # type: ignore[dict-item]
+    state = row.data.get(STATE_KEY)
+    if p.operation is Operation.UPDATE:
+        if state:
+            raise ToolCallError(f"{label} '{eid}' is {state}; it can no longer be changed.")
+        changes = {k: v for k, v in args.items() if k != p.id_param and k not in CONTROL_PARAMS}
+        row = world.put(ns, p.entity, eid, {**row.data, **changes})
+    elif p.operation is Operation.DELETE:
+        if state:
+            raise ToolCallError(f"{label} '{eid}' is already {state}.")
+        cancel = any(w in spec.name.lower() for w in CANCEL_WORDS)
+        new_state = "cancelled" if cancel else "deleted"
+        data = {**row.data, STATE_KEY: new_state}
+        if cancel and "status" in data:
+            data["status"] = "cancelled"
+        row = world.put(ns, p.entity, eid, data, deleted=True)
+    out = project(spec, spec.output_schema, row, eid, ctx, args)
+    idf = id_field_of(spec.output_schema, spec)
+    id_schema = properties_of(spec.output_schema).get(idf)
+    if isinstance(id_schema, dict) and fits(args[p.id_param], id_schema):  # type: ignore[index]
+        out[idf] = args[p.id_param]  # type: ignore[index]
+    if row.data.get(STATE_KEY):
+        _set_status(out, spec.output_schema, ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "archived", "inactive"))
+    if p.operation is Operation.UPDATE:
+        _stamp(out, spec.output_schema, ctx, _UPDATE_STAMPED)
+    elif p.operation is Operation.DELETE:
+        _stamp(out, spec.output_schema, ctx, _DELETE_STAMPED)
+    return out
+
+
+def materialize(spec: ToolSpec, world: World, observation: Any) -> None:
+    """Rows inside a pinned observation become part of the world, so detail tools agree."""
+    if not isinstance(observation, dict):
+        return
+    p, ns = spec.profile, spec.family
+    coll = observation.get(p.collection or "")
+    if isinstance(coll, list):
+        item_schema = (properties_of(spec.output_schema).get(p.collection or "") or {}).get("items") or {}
+        idf = id_field_of(item_schema if isinstance(item_schema, dict) else {}, spec)
+        for item in coll:
+            if isinstance(item, dict) and item.get(idf) is not None and world.get(ns, p.entity, str(item[idf])) is None:
+                world.put(ns, p.entity, str(item[idf]), scalars(item))
+        return
+    idf = id_field_of(spec.output_schema, spec)
+    if observation.get(idf) is not None and world.get(ns, p.entity, str(observation[idf])) is None:
+        world.put(ns, p.entity, str(observation[idf]), scalars(observation))
