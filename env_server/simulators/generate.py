@@ -271,6 +271,7 @@ class Generation:
             value = KINDS[kind](self)
             if not isinstance(value, (int, float)) or isinstance(value, bool):
                 value = None
+        drawn = value is not None  # kinds round their own values (a rate to 6 places)
         if value is None and kind == "id" and typ == "integer":
             value = self.rng.randint(1000, 999_999)
         if value is None:
@@ -279,6 +280,7 @@ class Generation:
             value = self.rng.randint(int(a), int(b)) if typ == "integer" else round(self.rng.uniform(a, b), 2)
         if lo is not None and value < lo or hi is not None and value > hi:
             value = self.rng.uniform(lo if lo is not None else hi - 100, hi if hi is not None else lo + 100)
+            drawn = False
         if typ == "integer":
             value = int(round(value))
             if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
@@ -290,7 +292,7 @@ class Generation:
             if hi is not None and value > hi:
                 value = int(hi)
             return value
-        value = round(float(value), 2)
+        value = float(value) if drawn else round(float(value), 2)
         if lo is not None and value < lo:
             value = float(lo)
         if hi is not None and value > hi:

