@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from env_server.simulators.market import InstrumentFact, SessionMarket
-from env_server.simulators.naming import PLACE_ENTITIES
+from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.plans import DATE_RE, id_prefix, plan_for
 from env_server.simulators.records import (
     AIRPORT_ARGS,
@@ -32,15 +32,16 @@ from env_server.simulators.records import (
     POINT_ENTITIES,
     RecordScope,
     WorldFacts,
-    _arg_number,
-    _arg_text,
+    arg_number,
+    arg_text,
     default_facts,
 )
 from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
-from env_server.simulators.values import KINDS
 from state.encoding import encode_canonical, sha256
 
+_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
+_LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
@@ -48,6 +49,15 @@ _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "cl
 _CRYPTO_WORDS = frozenset({"coin", "crypto", "cryptocurrency", "token", "asset", "market", "exchange_rate"})
 _QUOTE_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptocurrency", "price", "candle",
                           "ohlc", "bar", "token", "asset", "trade"})
+
+
+_PLACE_MINDED = PLACE_ENTITIES | POINT_ENTITIES | _WEATHER_WORDS
+
+
+@functools.lru_cache(maxsize=4096)
+def entity_words(entity: str) -> frozenset[str]:
+    """The words of an entity name ("current_weather" -> {"current", "weather"})."""
+    return frozenset(entity.lower().split("_"))
 
 
 def canonical_args(args: dict[str, Any]) -> str:
@@ -107,6 +117,14 @@ class Generation:
     def _query(self) -> str | None:
         return next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
+    @property
+    def snaked_args(self) -> dict[str, Any]:
+        """The call's arguments keyed by snake_case name ("cityName" -> "city_name")."""
+        snaked = self._args_snake
+        if snaked is None:
+            snaked = self._args_snake = {snake(k): v for k, v in self.args.items()}
+        return snaked
+
     @functools.cached_property
     def market(self) -> SessionMarket:
         return SessionMarket(self.facts.market_table, self.session_seed)
@@ -130,12 +148,14 @@ class Generation:
     @functools.cached_property
     def _call_place(self) -> PlaceFact | None:
         ref = self.facts.reference
-        lat, lon = _arg_number(self.args, LAT_ARGS), _arg_number(self.args, LON_ARGS)
+        lat, lon = arg_number(self.snaked_args, LAT_ARGS), arg_number(self.snaked_args, LON_ARGS)
         if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
             return ref.nearest_place(lat, lon)
-        names = PLACE_ARGS + LOOSE_PLACE_ARGS if self._place_minded else PLACE_ARGS
-        for key in names:
-            text = _arg_text(self.args, (key,))
+        rank = _LOOSE_PLACE_RANK if self._place_minded else _PLACE_RANK
+        # The call's own arguments (one to three, usually), in the order place names rank.
+        named = sorted((rank[key], key) for key in self.snaked_args if key in rank)
+        for _, key in named:
+            text = arg_text(self.snaked_args, (key,))
             if text is not None and len(text) <= 80:
                 found = ref.find_place(text)
                 if found is not None:
@@ -143,29 +163,28 @@ class Generation:
         airport = self.call_airport("origin")
         return ref.find_place(airport.city) if airport is not None else None
 
-    @functools.cached_property
+    @property
     def _place_minded(self) -> bool:
-        words = set(self.entity.lower().split("_"))
-        return bool(words & (PLACE_ENTITIES | POINT_ENTITIES | _WEATHER_WORDS))
+        return not entity_words(self.entity).isdisjoint(_PLACE_MINDED)
 
-    @functools.cached_property
+    @property
     def lists_places(self) -> bool:
         """Whether the records themselves are places (a list of cities, not of hotels)."""
-        return bool(set(self.entity.lower().split("_")) & PLACE_ENTITIES)
+        return not entity_words(self.entity).isdisjoint(PLACE_ENTITIES)
 
     def call_place(self) -> PlaceFact | None:
         return self._call_place
 
     def call_radius(self) -> float | None:
-        value = _arg_number(self.args, ("radius", "radius_km", "max_distance"))
+        value = arg_number(self.snaked_args, ("radius", "radius_km", "max_distance"))
         if value is None:
-            meters = _arg_number(self.args, ("radius_m", "radius_meters"))
+            meters = arg_number(self.snaked_args, ("radius_m", "radius_meters"))
             value = meters / 1000 if meters is not None else None
         return value if value is not None and value > 0 else None
 
     def call_airport(self, role: str) -> AirportFact | None:
         names = AIRPORT_ARGS if role == "origin" else DEST_AIRPORT_ARGS
-        text = _arg_text(self.args, names)
+        text = arg_text(self.snaked_args, names)
         if text is None:
             return None
         ref = self.facts.reference
@@ -180,7 +199,7 @@ class Generation:
         table = self.facts.market_table
         found: list[InstrumentFact] = []
         for key in INSTRUMENT_ARGS:
-            value = self.args.get(key)
+            value = self.snaked_args.get(key)
             texts = value if isinstance(value, list) else str(value).split(",") if isinstance(value, str) else []
             for text in texts:
                 hit = table.find(str(text)) if str(text).strip() else None
@@ -192,7 +211,7 @@ class Generation:
         return self._call_instruments
 
     def call_currency(self) -> str | None:
-        text = _arg_text(self.args, CURRENCY_ARGS)
+        text = arg_text(self.snaked_args, CURRENCY_ARGS)
         code = text.split(",")[0].strip().upper() if text else None
         return code if code and code in self.facts.market_table.fx_per_usd else None
 
@@ -200,10 +219,10 @@ class Generation:
         named = self._call_instruments
         if named:
             return named[0].kind == "crypto"
-        return bool(set(self.entity.lower().split("_")) & _CRYPTO_WORDS)
+        return not entity_words(self.entity).isdisjoint(_CRYPTO_WORDS)
 
     def is_quote(self) -> bool:
-        return bool(self._call_instruments) or bool(set(self.entity.lower().split("_")) & _QUOTE_WORDS)
+        return bool(self._call_instruments) or not entity_words(self.entity).isdisjoint(_QUOTE_WORDS)
 
     def quote_price(self, role: str) -> float:
         """The record's instrument today, in the call's currency (USD by default):
@@ -221,7 +240,7 @@ class Generation:
 
     def call_date(self, names: tuple[str, ...]) -> dt.date | None:
         for key in names:
-            value = self.args.get(key)
+            value = self.snaked_args.get(key)
             if isinstance(value, str) and DATE_RE.match(value[:10]):
                 try:
                     return dt.date.fromisoformat(value[:10])
@@ -230,7 +249,7 @@ class Generation:
         return None
 
     def names_currencies(self) -> bool:
-        return self.call_currency() is not None or _arg_text(self.args, BASE_ARGS) is not None
+        return self.call_currency() is not None or arg_text(self.snaked_args, BASE_ARGS) is not None
 
     def current_time_text(self) -> str:
         """A time today, before the session's "now": when "current" data was observed."""
@@ -239,7 +258,7 @@ class Generation:
         return f"{self.today.isoformat()}T{at // 60:02d}:{at % 60:02d}:00Z"
 
     def fx_rate(self) -> float:
-        base = (_arg_text(self.args, BASE_ARGS) or "USD").split(",")[0].strip().upper()
+        base = (arg_text(self.snaked_args, BASE_ARGS) or "USD").split(",")[0].strip().upper()
         quote = self.call_currency() or ("EUR" if base != "EUR" else "USD")
         rate = self.market.rate(base, quote, self.today)
         return round(rate, 6) if rate is not None else round(self.rng.uniform(0.5, 2.0), 4)
@@ -248,7 +267,7 @@ class Generation:
         scope = self.scope
         if "car" not in scope.values:
             models = self.facts.reference.car_models
-            vin = _arg_text(self.args, ("vin", "VIN"))
+            vin = arg_text(self.snaked_args, ("vin",))
             decoded = self.facts.reference.decode_vin(vin) if vin else None
             make = decoded["make"] if decoded else None
             match = next((m for m in models if make and m.lower() == make.lower()), None)
@@ -263,46 +282,10 @@ class Generation:
     def now_text(self) -> str:
         return self.now.strftime("%Y-%m-%dT%H:%M:%SZ")
 
-    def _number(self, schema: dict[str, Any], typ: str, kind: str | None) -> int | float:
-        lo = schema.get("minimum", schema.get("exclusiveMinimum"))
-        hi = schema.get("maximum", schema.get("exclusiveMaximum"))
-        value: Any = None
-        if kind in KINDS:
-            value = KINDS[kind](self)
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                value = None
-        drawn = value is not None  # kinds round their own values (a rate to 6 places)
-        if value is None and kind == "id" and typ == "integer":
-            value = self.rng.randint(1000, 999_999)
-        if value is None:
-            a = lo if lo is not None else (0 if typ == "integer" else 0.0)
-            b = hi if hi is not None else (a + 1000)
-            value = self.rng.randint(int(a), int(b)) if typ == "integer" else round(self.rng.uniform(a, b), 2)
-        if lo is not None and value < lo or hi is not None and value > hi:
-            value = self.rng.uniform(lo if lo is not None else hi - 100, hi if hi is not None else lo + 100)
-            drawn = False
-        if typ == "integer":
-            value = int(round(value))
-            if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
-                value = int(schema["exclusiveMinimum"]) + 1
-            if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
-                value = int(schema["exclusiveMaximum"]) - 1
-            if lo is not None and value < lo:
-                value = int(lo)
-            if hi is not None and value > hi:
-                value = int(hi)
-            return value
-        value = float(value) if drawn else round(float(value), 2)
-        if lo is not None and value < lo:
-            value = float(lo)
-        if hi is not None and value > hi:
-            value = float(hi)
-        return value
-
     def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str) -> str:
         """Dates follow the session clock; items of a series step one day (or hour) apart."""
         if index is not None:
-            base = self._anchor_date()
+            base = self._anchor_date
             step_hours = "hour" in parent.lower()
             if step_hours:
                 moment = dt.datetime.combine(base, dt.time()) + dt.timedelta(hours=index)
@@ -325,7 +308,9 @@ class Generation:
             return day.isoformat()
         return f"{day.isoformat()}T{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 15, 30, 45)):02d}:00Z"
 
+    @functools.cached_property
     def _anchor_date(self) -> dt.date:
+        """The first day of a series: the call's start date, or today."""
         for key in ("start_date", "startDate", "date", "from", "from_date", "start", "checkin", "date_from"):
             value = self.args.get(key)
             if isinstance(value, str) and DATE_RE.match(value[:10]):

@@ -152,7 +152,39 @@ class Bounded:
         return None
 
 
-Rule = Derived | Ordered | Bounded
+@dataclass(frozen=True)
+class Banded:
+    """A label that follows a number by bands (an AQI of 120 is "Unhealthy for Sensitive
+    Groups"). Only records whose label is one of ``labels`` are bound (others use their own scale)."""
+
+    name: str
+    label: tuple[str, ...]
+    source: tuple[str, ...]
+    bands: tuple[tuple[float, str], ...]  # (upper bound inclusive, label), ascending
+
+    def _want(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
+        key, src = _first(record, self.label), _first(record, self.source)
+        if key is None or src is None or _num(record[src]) is None:
+            return None
+        labels = {label for _, label in self.bands}
+        if record[key] not in labels:
+            return None
+        value = float(record[src])
+        return key, next((label for top, label in self.bands if value <= top), self.bands[-1][1])
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        want = self._want(record)
+        if want is not None:
+            record[want[0]] = want[1]
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        want = self._want(record)
+        if want is not None and record[want[0]] != want[1]:
+            return f"{self.name}: {want[0]}={record[want[0]]!r} but the value calls for {want[1]!r}"
+        return None
+
+
+Rule = Derived | Ordered | Bounded | Banded
 
 
 def _mirror_after(end: str, start: str) -> str:
@@ -224,6 +256,10 @@ RULES: tuple[Rule, ...] = (
             lambda a, r: a * r, 2, 0.011, from_args=True),
     Derived("total is quantity times unit price", ("total", "total_price", "line_total", "subtotal"),
             (("quantity", "qty"), ("unit_price", "price_per_unit", "price_each")), lambda q, p: q * p, 2, 0.011),
+    Banded("AQI category follows the index", ("category", "aqi_category", "level", "aqi_level", "quality"),
+           ("aqi", "us_aqi", "aqi_us", "index"),
+           ((50, "Good"), (100, "Moderate"), (150, "Unhealthy for Sensitive Groups"), (200, "Unhealthy"),
+            (300, "Very Unhealthy"), (100_000, "Hazardous"))),
     Bounded("distance within the radius", ("distance", "distance_km", "dist", "distance_m"),
             ("radius", "radius_km", "max_distance")),
 )
@@ -238,6 +274,8 @@ def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
             return bool(names & set(rule.target))
         if isinstance(rule, Ordered):
             return bool(names & set(rule.high)) and bool(names & set(rule.low))
+        if isinstance(rule, Banded):
+            return bool(names & set(rule.label)) and bool(names & set(rule.source))
         return bool(names & set(rule.field))
 
     return tuple(rule for rule in RULES if binds(rule))

@@ -107,8 +107,49 @@ def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, 
         return lambda gen, index: None
     kind = resolve_kind(name, entity, parent, hints)
     if typ in ("integer", "number"):
-        return lambda gen, index: gen._number(schema, typ, kind)
+        return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
+
+
+def _compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:
+    """A number of its kind, kept within the schema's bounds (a kind's own value keeps its
+    precision; a fallback draw is rounded to cents)."""
+    lo = schema.get("minimum", schema.get("exclusiveMinimum"))
+    hi = schema.get("maximum", schema.get("exclusiveMaximum"))
+    ex_lo, ex_hi = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    draw = KINDS.get(kind) if kind is not None else None
+    integer = typ == "integer"
+    a = lo if lo is not None else (0 if integer else 0.0)
+    b = hi if hi is not None else a + 1000
+
+    def number(gen: Generation, index: int | None) -> int | float:
+        value: Any = draw(gen) if draw is not None else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            value = None
+        drawn = value is not None
+        if value is None:
+            if kind == "id" and integer:
+                value = gen.rng.randint(1000, 999_999)
+            else:
+                value = gen.rng.randint(int(a), int(b)) if integer else round(gen.rng.uniform(a, b), 2)
+        if lo is not None and value < lo or hi is not None and value > hi:
+            value = gen.rng.uniform(lo if lo is not None else hi - 100, hi if hi is not None else lo + 100)
+            drawn = False
+        if integer:
+            value = int(round(value))
+            if ex_lo is not None and value <= ex_lo:
+                value = int(ex_lo) + 1
+            if ex_hi is not None and value >= ex_hi:
+                value = int(ex_hi) - 1
+        else:
+            value = float(value) if drawn else round(float(value), 2)
+        if lo is not None and value < lo:
+            value = type(value)(lo)
+        if hi is not None and value > hi:
+            value = type(value)(hi)
+        return value
+
+    return number
 
 
 def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:

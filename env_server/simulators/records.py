@@ -30,24 +30,25 @@ if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
 
 # Argument names that name a place, a point, or an instrument.
-PLACE_ARGS = ("city", "city_name", "location", "near", "town", "cityName", "locationName", "location_name",
-              "place", "region", "country", "country_code", "countryCode", "country_name")
+PLACE_ARGS = ("city", "city_name", "location", "near", "town", "location_name", "place", "region", "country",
+              "country_code", "country_name")
 # Only read as a place when the tool is about places or weather ("q" of a weather lookup).
 LOOSE_PLACE_ARGS = ("q", "query", "keyword", "keywords", "address", "name", "destination", "search", "text")
 LAT_ARGS = ("latitude", "lat")
 LON_ARGS = ("longitude", "lon", "lng", "long")
-INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto",
-                   "stock", "fsym", "base_symbol", "pair", "instrument", "stockSymbol", "cryptocurrency")
+INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto", "stock",
+                   "fsym", "base_symbol", "pair", "instrument", "stock_symbol",
+                   "cryptocurrency")
 CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
                  "currency_code", "quote_currency", "vs_currencies", "target_currency")
 BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source", "source_currency")
 AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code",
-                "originLocationCode", "origin_location_code", "fly_from", "departure_id")
+                "origin_location_code", "fly_from", "departure_id")
 DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata", "destination_code",
-                     "destinationLocationCode", "destination_location_code", "fly_to", "arrival_id")
+                     "destination_location_code", "fly_to", "arrival_id")
 # The day a trip starts, when the call names it.
-DEPARTURE_DATE_ARGS = ("departureDate", "departure_date", "date", "outbound_date", "date_from", "dateFrom",
-                       "start_date", "startDate", "checkin", "check_in", "travel_date")
+DEPARTURE_DATE_ARGS = ("departure_date", "date", "outbound_date", "date_from", "start_date", "checkin",
+                       "check_in", "travel_date")
 # Entities whose rows sit inside a city (a hotel in Paris is not at Paris' centroid).
 POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "shop", "store",
                             "business", "attraction", "listing", "property", "parking", "charger", "museum"})
@@ -67,18 +68,11 @@ def default_facts() -> WorldFacts:
     return WorldFacts()
 
 
-def _arg(args: dict[str, Any], name: str) -> Any:
-    """An argument by name, or by its snake_case twin ("fromCurrency" for "from_currency")."""
-    value = args.get(name)
-    if value is None and "_" in name:
-        camel = name.split("_")[0] + "".join(part.title() for part in name.split("_")[1:])
-        value = args.get(camel)
-    return value
-
-
-def _arg_text(args: dict[str, Any], names: tuple[str, ...]) -> str | None:
+def arg_text(args: dict[str, Any], names: tuple[str, ...]) -> str | None:
+    """The first of ``names`` the call gives as text (a list gives its first item).
+    ``args`` is keyed by snake_case names, so "cityName" answers for "city_name"."""
     for name in names:
-        value = _arg(args, name)
+        value = args.get(name)
         if isinstance(value, str) and value.strip():
             return value
         if isinstance(value, list) and value and isinstance(value[0], str):
@@ -86,9 +80,10 @@ def _arg_text(args: dict[str, Any], names: tuple[str, ...]) -> str | None:
     return None
 
 
-def _arg_number(args: dict[str, Any], names: tuple[str, ...]) -> float | None:
+def arg_number(args: dict[str, Any], names: tuple[str, ...]) -> float | None:
+    """The first of ``names`` the call gives as a number (or as numeric text)."""
     for name in names:
-        value = _arg(args, name)
+        value = args.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
         if isinstance(value, str):

@@ -148,14 +148,15 @@ class ReferenceData:
         """The city a free-text location names: "Berlin", "Lisbon, Portugal", "paris fr"."""
         if not text:
             return None
-        whole = self._by_name.get(fold(text))
+        folded = fold(text)
+        whole = self._by_name.get(folded)
         if whole is not None:
             return whole
-        for part in text.replace(";", ",").split(","):
-            hit = self._by_name.get(fold(part))
+        for part in folded.replace(";", ",").split(","):
+            hit = self._by_name.get(part.strip())
             if hit is not None:
                 return hit
-        first = fold(text).split(" ")
+        first = folded.split(" ")
         for n in range(len(first) - 1, 0, -1):
             hit = self._by_name.get(" ".join(first[:n]))
             if hit is not None:

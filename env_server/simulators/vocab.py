@@ -69,6 +69,7 @@ class Vocabulary:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = directory or default_vocab_dir()
         self._kinds = tuple(sorted(p.stem for p in self.directory.glob("*.json")))
+        self._known = frozenset(self._kinds)
         self._loaded: dict[str, VocabSpec] = {}
         self._indexes: dict[str, dict[str, dict[str, Any]]] = {}
 
@@ -77,7 +78,7 @@ class Vocabulary:
         return self._kinds
 
     def __contains__(self, kind: object) -> bool:
-        return kind in self._kinds
+        return kind in self._known
 
     def index(self, kind: str) -> dict[str, dict[str, Any]]:
         """A record vocabulary's entries by display text, lowercased (for lookups by name)."""
