@@ -148,9 +148,10 @@ class Generation:
     @functools.cached_property
     def _call_place(self) -> PlaceFact | None:
         ref = self.facts.reference
-        lat, lon = arg_number(self.snaked_args, LAT_ARGS), arg_number(self.snaked_args, LON_ARGS)
-        if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
-            return ref.nearest_place(lat, lon)
+        if not self.snaked_args.keys().isdisjoint(LAT_ARGS):
+            lat, lon = arg_number(self.snaked_args, LAT_ARGS), arg_number(self.snaked_args, LON_ARGS)
+            if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
+                return ref.nearest_place(lat, lon)
         rank = _LOOSE_PLACE_RANK if self._place_minded else _PLACE_RANK
         # The call's own arguments (one to three, usually), in the order place names rank.
         named = sorted((rank[key], key) for key in self.snaked_args if key in rank)
@@ -184,6 +185,8 @@ class Generation:
 
     def call_airport(self, role: str) -> AirportFact | None:
         names = AIRPORT_ARGS if role == "origin" else DEST_AIRPORT_ARGS
+        if self.snaked_args.keys().isdisjoint(names):
+            return None
         text = arg_text(self.snaked_args, names)
         if text is None:
             return None

@@ -29,7 +29,10 @@ def _num(value: Any) -> float | None:
 
 
 def _first(record: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
-    return next((n for n in names if n in record), None)
+    for name in names:
+        if name in record:
+            return name
+    return None
 
 
 @dataclass(frozen=True)
@@ -162,12 +165,16 @@ class Banded:
     source: tuple[str, ...]
     bands: tuple[tuple[float, str], ...]  # (upper bound inclusive, label), ascending
 
+    @property
+    def labels(self) -> frozenset[str]:
+        return frozenset(label for _, label in self.bands)
+
     def _want(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
-        key, src = _first(record, self.label), _first(record, self.source)
-        if key is None or src is None or _num(record[src]) is None:
+        key = _first(record, self.label)
+        if key is None or record[key] not in _BAND_LABELS.get(self.name, ()):
             return None
-        labels = {label for _, label in self.bands}
-        if record[key] not in labels:
+        src = _first(record, self.source)
+        if src is None or _num(record[src]) is None:
             return None
         value = float(record[src])
         return key, next((label for top, label in self.bands if value <= top), self.bands[-1][1])
@@ -263,6 +270,10 @@ RULES: tuple[Rule, ...] = (
     Bounded("distance within the radius", ("distance", "distance_km", "dist", "distance_m"),
             ("radius", "radius_km", "max_distance")),
 )
+
+
+# Each banded rule's labels, computed once (the rules are constants).
+_BAND_LABELS = {rule.name: rule.labels for rule in RULES if isinstance(rule, Banded)}
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:

@@ -54,6 +54,8 @@ class AirportFact:
 
 def fold(text: str) -> str:
     """Lowercase ASCII form of a name, for lookups ("São Paulo" == "sao paulo")."""
+    if text.isascii():
+        return text.lower().strip()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower().strip()
 
