@@ -171,7 +171,7 @@ class Banded:
 
     def _want(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
         key = _first(record, self.label)
-        if key is None or record[key] not in _BAND_LABELS.get(self.name, ()):
+        if key is None or not isinstance(record[key], str) or record[key] not in _BAND_LABELS.get(self.name, ()):
             return None
         src = _first(record, self.source)
         if src is None or _num(record[src]) is None:
