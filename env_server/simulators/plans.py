@@ -229,22 +229,22 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
     base: Node
     if kind in _FACT_DATES:  # a fact of the record, not a point on a series axis
         cut = 10 if fmt == "date" else None
-        base = lambda gen, index: str(draw_kind(kind, gen))[:cut]  # noqa: E731
+        base = lambda gen, index: str(draw_kind(kind, gen))[:cut]
     elif fmt == "date" or fmt == "date-time":
-        base = lambda gen, index: gen._dated(fmt, kind, index, parent)  # noqa: E731
+        base = lambda gen, index: gen._dated(fmt, kind, index, parent)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
         draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
-                     "image_url" if kind == "image_url" else "url"]  # noqa: E501
-        base = lambda gen, index: draw(gen)  # noqa: E731
+                     "image_url" if kind == "image_url" else "url"]
+        base = lambda gen, index: draw(gen)
     elif fmt == "time":
-        base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"  # noqa: E731
+        base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"
     else:
         plain = _compile_plain_string(name, entity, kind)
         if kind in ("date", "past_date", "future_date", "datetime"):
             dfmt = "date-time" if kind == "datetime" else "date"
-            base = lambda gen, index: gen._dated(dfmt, kind, index, parent) if index is not None else plain(gen)  # noqa: E731
+            base = lambda gen, index: gen._dated(dfmt, kind, index, parent) if index is not None else plain(gen)
         else:
-            base = lambda gen, index: plain(gen)  # noqa: E731
+            base = lambda gen, index: plain(gen)
     lo, hi = schema.get("minLength"), schema.get("maxLength")
     if not isinstance(lo, int) and not isinstance(hi, int):
         return base

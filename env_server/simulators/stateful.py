@@ -19,6 +19,7 @@ id), so re-reading a row never changes it and nothing is written on a read.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
@@ -70,77 +71,109 @@ def simulate_stateful(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> 
 # -- search and list ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Listing:
+    """What one search or list call works on: its collection and the rows' schema."""
+
+    spec: ToolSpec
+    args: dict[str, Any]
+    ctx: SimContext
+    handle: StateHandle
+    coll: str
+    item_schema: dict[str, Any]
+    idf: str
+
+
 def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
-    world, p, ns = handle.world, spec.profile, spec.family
     out = simulate_generic(spec, args, ctx)
-    coll = p.collection
+    coll = spec.profile.collection
     coll_schema = properties_of(spec.output_schema).get(coll or "")
     if not coll or not isinstance(coll_schema, dict) or not isinstance(out.get(coll), list):
         return out
-    item_schema = coll_schema.get("items") if isinstance(coll_schema.get("items"), dict) else {}
+    items = coll_schema.get("items")
+    item_schema: dict[str, Any] = items if isinstance(items, dict) else {}
     if properties_of(item_schema) == {}:
         if is_id_list(coll):
             _remember_id_list(spec, args, out, coll, handle)
         return out
-    idf = id_field_of(item_schema, spec)
+    listing = _Listing(spec, args, ctx, handle, coll, item_schema, id_field_of(item_schema, spec))
+    if handle.rules.owned(spec.family, spec.profile.entity):
+        return _list_owned(listing, out)
+    return _search_world(listing, out)
+
+
+def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
+    """A user-owned collection lists the session's rows (and the base world's)."""
+    spec, args, handle = listing.spec, listing.args, listing.handle
+    world, p = handle.world, spec.profile
     # A filter named like the rows' own id field names their parent (an account's statuses).
-    filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != idf]
-    if handle.rules.owned(ns, p.entity):
-        if handle.seeded:
-            _seed_base_rows(spec, item_schema, idf, ctx, handle, {})
-        rows = [(eid, r) for eid, r in world.rows_of(ns, p.entity)
+    filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
+
+    def found() -> list[tuple[str, Any]]:
+        return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
                 if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)]
-        wanted = {k: args[k] for k in filters if k in args}
-        if not rows and handle.seeded and wanted:
-            # The base world also held rows this filter finds (a past order with this status).
-            _seed_base_rows(spec, item_schema, idf, ctx, handle, wanted)
-            rows = [(eid, r) for eid, r in world.rows_of(ns, p.entity)
-                    if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)]
-        limit = next((v for k in ("limit", "max_results", "per_page", "page_size", "count", "size")
-                      if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
-        rows = rows[:limit] if limit else rows
-        out[coll] = [project(spec, item_schema, r, eid, ctx, {}) for eid, r in rows]
-        _fix_totals(out, spec.output_schema, len(out[coll]))
-        return out
-    query = {k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS}
-    query_key = canonical(query)
-    ids = world.queries.get((ns, p.entity, query_key))
-    if ids is None:
-        ids = []
-        kept = []
-        for item in out[coll]:
-            if not isinstance(item, dict):
-                continue
-            if item.get(idf) is not None and str(item[idf]) in ids:
-                continue  # an id drawn twice (from a short enum): one row, as a repeat would show
-            eid = item.get(idf)
-            if eid is None or isinstance(eid, bool):
-                if idf in properties_of(item_schema):
-                    eid = world.next_id(ns, p.entity, entity_prefix(p.entity))
-                    item[idf] = eid if properties_of(item_schema)[idf].get("type") != "integer" else int_id(eid)
-                else:
-                    # Items without an id field are still remembered, under a content-derived key.
-                    eid = "h_" + call_seed(p.entity, item, 0).to_bytes(8, "big").hex()[:12]
-            reader_schema = handle.rules.id_schemas.get((ns, p.entity))
-            if reader_schema is not None and not fits_schema(eid, reader_schema) and idf in properties_of(item_schema):
-                eid = conform_id(eid, reader_schema, properties_of(item_schema)[idf], item, idf)
-            key = str(eid)
-            if world.get(ns, p.entity, key) is None:
-                # Whole (a repeat must answer the same), with the query it answered (a booking
-                # of this row inherits its route and dates).
-                world.put(ns, p.entity, key, {**item, QUERY_KEY: query})
-            ids.append(key)
-            kept.append(item)
-        out[coll] = kept
-        world.remember_query(ns, p.entity, query_key, ids)
-        return out
-    items = []
-    for eid in ids:
-        row = world.get(ns, p.entity, eid)
-        if row is not None and row.data.get(STATE_KEY) != "deleted":
-            items.append(project(spec, item_schema, row, eid, ctx, args))
-    out[coll] = items
+
+    if handle.seeded:
+        _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
+    rows = found()
+    wanted = {k: args[k] for k in filters if k in args}
+    if not rows and handle.seeded and wanted:
+        # The base world also held rows this filter finds (a past order with this status).
+        _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted)
+        rows = found()
+    limit = next((v for k in ("limit", "max_results", "per_page", "page_size", "count", "size")
+                  if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
+    rows = rows[:limit] if limit else rows
+    out[listing.coll] = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    _fix_totals(out, spec.output_schema, len(out[listing.coll]))
     return out
+
+
+def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
+    """A search of the world: new queries remember their rows, repeats answer with them."""
+    spec, world = listing.spec, listing.handle.world
+    entity = spec.profile.entity
+    query = {k: listing.args[k] for k in sorted(listing.args) if k not in CONTROL_PARAMS}
+    query_key = canonical(query)
+    ids = world.queries.get((spec.family, entity, query_key))
+    if ids is not None:
+        rows = ((eid, world.get(spec.family, entity, eid)) for eid in ids)
+        out[listing.coll] = [project(spec, listing.item_schema, row, eid, listing.ctx, listing.args)
+                             for eid, row in rows if row is not None and row.data.get(STATE_KEY) != "deleted"]
+        return out
+    ids, kept = [], []
+    for item in out[listing.coll]:
+        if not isinstance(item, dict):
+            continue
+        if item.get(listing.idf) is not None and str(item[listing.idf]) in ids:
+            continue  # an id drawn twice (from a short enum): one row, as a repeat would show
+        key = str(_row_key(listing, item))
+        if world.get(spec.family, entity, key) is None:
+            # Whole (a repeat must answer the same), with the query it answered (a booking of
+            # this row inherits its route and dates).
+            world.put(spec.family, entity, key, {**item, QUERY_KEY: query})
+        ids.append(key)
+        kept.append(item)
+    out[listing.coll] = kept
+    world.remember_query(spec.family, entity, query_key, ids)
+    return out
+
+
+def _row_key(listing: _Listing, item: dict[str, Any]) -> Any:
+    """The id a found row is kept under: its own (shaped for the readers), a minted one, or
+    one derived from its content when the rows have no id field."""
+    spec, world, idf = listing.spec, listing.handle.world, listing.idf
+    fields = properties_of(listing.item_schema)
+    eid = item.get(idf)
+    if eid is None or isinstance(eid, bool):
+        if idf not in fields:
+            return "h_" + call_seed(spec.profile.entity, item, 0).to_bytes(8, "big").hex()[:12]
+        eid = world.next_id(spec.family, spec.profile.entity, entity_prefix(spec.profile.entity))
+        item[idf] = eid if fields[idf].get("type") != "integer" else int_id(eid)
+    reader = listing.handle.rules.id_schemas.get((spec.family, spec.profile.entity))
+    if reader is not None and not fits_schema(eid, reader) and idf in fields:
+        eid = conform_id(eid, reader, fields[idf], item, idf)
+    return eid
 
 
 BASE_ROWS = (3, 5)  # how many rows a seeded user-owned collection starts with

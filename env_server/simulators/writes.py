@@ -39,45 +39,57 @@ from state.world import RowState, World
 
 
 def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
-    world, p, ns = handle.world, spec.profile, spec.family
-    referenced: list[RowState] = []
-    for key, value in args.items():
-        ref = _referenced_entity(key)
-        if ref and isinstance(value, (str, int)) and ref != p.entity and handle.rules.known(ns, ref):
-            producers = handle.rules.ops.get((ns, ref), set()) & {Operation.SEARCH, Operation.LIST, Operation.CREATE}
-            row = world.get(ns, ref, str(value))
-            if producers and row is None:
-                raise EntityNotFoundError(f"No {ref} with id '{value}' exists (404). Use an id returned by a previous call.")
-            if row is not None and row.data.get(STATE_KEY):
-                raise ToolCallError(f"{ref} '{value}' is {row.data[STATE_KEY]} and cannot be used.")
-            if row is not None:
-                referenced.append(row)
+    referenced = _referenced_rows(spec, args, handle)
     # A booking is made in the context of what it books: the offer's search (its route, its
     # dates) is the booking's too.
     context = {k: v for row in referenced for k, v in (row.data.get(QUERY_KEY) or {}).items()}
     out = simulate_generic(spec, {**context, **args}, ctx) if context else simulate_generic(spec, args, ctx)
     _inherit(out, spec.output_schema, referenced, args)
     idf = id_field_of(spec.output_schema, spec)
-    id_schema = properties_of(spec.output_schema).get(idf, {"type": "string"})
-    chosen = args.get(idf)
-    if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and fits(chosen, id_schema):
-        # The caller names the entity (an alias, a custom slug): keep it, unless it is taken.
-        existing = world.get(ns, p.entity, str(chosen))
-        if existing is not None and existing.data.get(STATE_KEY) != "deleted":
-            raise ToolCallError(f"{p.entity.replace('_', ' ')} '{chosen}' already exists (409).")
-        out[idf] = chosen
-    else:
-        eid = world.next_id(ns, p.entity, entity_prefix(p.entity))
-        out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
-        reader = handle.rules.id_schemas.get((ns, p.entity))
-        if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
-            conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
+    _assign_id(spec, args, out, idf, handle)
     _set_status(out, spec.output_schema, STATUS_CREATED)
     _stamp(out, spec.output_schema, ctx)
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
     data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **out}  # reads show what was made
-    world.put(ns, p.entity, str(out[idf]), data)
+    handle.world.put(spec.family, spec.profile.entity, str(out[idf]), data)
     return out
+
+
+def _referenced_rows(spec: ToolSpec, args: dict[str, Any], handle: StateHandle) -> list[RowState]:
+    """The rows a create refers to (``show_id`` -> the show); a 404 when one does not exist."""
+    world, p, ns = handle.world, spec.profile, spec.family
+    referenced: list[RowState] = []
+    for key, value in args.items():
+        ref = _referenced_entity(key)
+        if not ref or not isinstance(value, (str, int)) or ref == p.entity or not handle.rules.known(ns, ref):
+            continue
+        producers = handle.rules.ops.get((ns, ref), set()) & {Operation.SEARCH, Operation.LIST, Operation.CREATE}
+        row = world.get(ns, ref, str(value))
+        if producers and row is None:
+            raise EntityNotFoundError(f"No {ref} with id '{value}' exists (404). Use an id returned by a previous call.")
+        if row is not None and row.data.get(STATE_KEY):
+            raise ToolCallError(f"{ref} '{value}' is {row.data[STATE_KEY]} and cannot be used.")
+        if row is not None:
+            referenced.append(row)
+    return referenced
+
+
+def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: str, handle: StateHandle) -> None:
+    """The caller's own id (an alias; 409 if taken), or a fresh one its readers accept."""
+    world, entity, ns = handle.world, spec.profile.entity, spec.family
+    id_schema = properties_of(spec.output_schema).get(idf, {"type": "string"})
+    chosen = args.get(idf)
+    if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and fits(chosen, id_schema):
+        existing = world.get(ns, entity, str(chosen))
+        if existing is not None and existing.data.get(STATE_KEY) != "deleted":
+            raise ToolCallError(f"{entity.replace('_', ' ')} '{chosen}' already exists (409).")
+        out[idf] = chosen
+        return
+    eid = world.next_id(ns, entity, entity_prefix(entity))
+    out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+    reader = handle.rules.id_schemas.get((ns, entity))
+    if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
+        conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
 
 
 _NOT_INHERITED = frozenset({"status", "created_at", "updated_at", "id"})
@@ -118,7 +130,7 @@ def _stamp(out: dict[str, Any], schema: dict[str, Any], ctx: SimContext, fields:
             continue
         typ, fmt = sub.get("type"), sub.get("format")
         if typ == "integer":
-            value: Any = int(now.replace(tzinfo=dt.timezone.utc).timestamp())
+            value: Any = int(now.replace(tzinfo=dt.UTC).timestamp())
         elif typ == "string" and fmt == "date":
             value = now.date().isoformat()
         elif typ == "string":
@@ -151,47 +163,67 @@ def _set_status(out: dict[str, Any], schema: dict[str, Any], preferred: tuple[st
         out["status"] = preferred[0]
 
 
+_CLOSED = ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "archived", "inactive")
+
+
 def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
-    world, p, ns = handle.world, spec.profile, spec.family
+    p = spec.profile
     eid = str(args[p.id_param])  # type: ignore[index]
-    row = world.get(ns, p.entity, eid)
-    label = p.entity.replace("_", " ")
-    if row is not None and row.data.get(STATE_KEY) == "deleted":
-        raise EntityNotFoundError(f"{label} '{eid}' was deleted (404).")
-    if row is None:
-        if handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ERROR:
-            raise EntityNotFoundError(
-                f"No {label} with {p.id_param} '{eid}' (404). Use an id returned by a search, list or create call."
-            )
-        seeded = simulate_generic(spec, args, ctx)
-        row = world.put(ns, p.entity, eid, {**scalars(seeded), p.id_param: args[p.id_param]})  # type: ignore[dict-item]
-    state = row.data.get(STATE_KEY)
+    row = _row_by_id(spec, args, eid, ctx, handle)
     if p.operation is Operation.UPDATE:
-        if state:
-            raise ToolCallError(f"{label} '{eid}' is {state}; it can no longer be changed.")
-        changes = {k: v for k, v in args.items() if k != p.id_param and k not in CONTROL_PARAMS}
-        row = world.put(ns, p.entity, eid, {**row.data, **changes})
+        row = _update(spec, args, eid, row, handle)
     elif p.operation is Operation.DELETE:
-        if state:
-            raise ToolCallError(f"{label} '{eid}' is already {state}.")
-        cancel = any(w in spec.name.lower() for w in CANCEL_WORDS)
-        new_state = "cancelled" if cancel else "deleted"
-        data = {**row.data, STATE_KEY: new_state}
-        if cancel and "status" in data:
-            data["status"] = "cancelled"
-        row = world.put(ns, p.entity, eid, data, deleted=True)
+        row = _delete(spec, eid, row, handle)
     out = project(spec, spec.output_schema, row, eid, ctx, args)
     idf = id_field_of(spec.output_schema, spec)
     id_schema = properties_of(spec.output_schema).get(idf)
     if isinstance(id_schema, dict) and fits(args[p.id_param], id_schema):  # type: ignore[index]
         out[idf] = args[p.id_param]  # type: ignore[index]
     if row.data.get(STATE_KEY):
-        _set_status(out, spec.output_schema, ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "archived", "inactive"))
+        _set_status(out, spec.output_schema, _CLOSED)
     if p.operation is Operation.UPDATE:
         _stamp(out, spec.output_schema, ctx, _UPDATE_STAMPED)
     elif p.operation is Operation.DELETE:
         _stamp(out, spec.output_schema, ctx, _DELETE_STAMPED)
     return out
+
+
+def _row_by_id(spec: ToolSpec, args: dict[str, Any], eid: str, ctx: SimContext, handle: StateHandle) -> RowState:
+    """The stored row; a 404 for ids never produced, or a new row for natural keys."""
+    world, p = handle.world, spec.profile
+    row = world.get(spec.family, p.entity, eid)
+    label = p.entity.replace("_", " ")
+    if row is not None and row.data.get(STATE_KEY) == "deleted":
+        raise EntityNotFoundError(f"{label} '{eid}' was deleted (404).")
+    if row is not None:
+        return row
+    if handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ERROR:
+        raise EntityNotFoundError(
+            f"No {label} with {p.id_param} '{eid}' (404). Use an id returned by a search, list or create call."
+        )
+    seeded = simulate_generic(spec, args, ctx)
+    return world.put(spec.family, p.entity, eid, {**scalars(seeded), p.id_param: args[p.id_param]})  # type: ignore[dict-item]
+
+
+def _update(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, handle: StateHandle) -> RowState:
+    p = spec.profile
+    state = row.data.get(STATE_KEY)
+    if state:
+        raise ToolCallError(f"{p.entity.replace('_', ' ')} '{eid}' is {state}; it can no longer be changed.")
+    changes = {k: v for k, v in args.items() if k != p.id_param and k not in CONTROL_PARAMS}
+    return handle.world.put(spec.family, p.entity, eid, {**row.data, **changes})
+
+
+def _delete(spec: ToolSpec, eid: str, row: RowState, handle: StateHandle) -> RowState:
+    """Cancel-like tools (cancel, void, refund, …) cancel; others delete."""
+    state = row.data.get(STATE_KEY)
+    if state:
+        raise ToolCallError(f"{spec.profile.entity.replace('_', ' ')} '{eid}' is already {state}.")
+    cancel = any(w in spec.name.lower() for w in CANCEL_WORDS)
+    data = {**row.data, STATE_KEY: "cancelled" if cancel else "deleted"}
+    if cancel and "status" in data:
+        data["status"] = "cancelled"
+    return handle.world.put(spec.family, spec.profile.entity, eid, data, deleted=True)
 
 
 def materialize(spec: ToolSpec, world: World, observation: Any) -> None:
