@@ -42,6 +42,7 @@ from state.encoding import encode_canonical, sha256
 
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
+_SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 _QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
@@ -314,14 +315,7 @@ class Generation:
     @functools.cached_property
     def _anchor_date(self) -> dt.date:
         """The first day of a series: the call's start date, or today."""
-        for key in ("start_date", "startDate", "date", "from", "from_date", "start", "checkin", "date_from"):
-            value = self.args.get(key)
-            if isinstance(value, str) and DATE_RE.match(value[:10]):
-                try:
-                    return dt.date.fromisoformat(value[:10])
-                except ValueError:
-                    continue
-        return self.today
+        return self.call_date(_SERIES_START_ARGS) or self.today
 
     def _limit(self) -> int | None:
         return next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)
