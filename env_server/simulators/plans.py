@@ -86,6 +86,10 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
 
 def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
+    if isinstance(enum, list) and enum and hints.get(name) in KINDS:
+        # A hinted kind narrows an enum: the record's own value when the enum holds it.
+        narrowed = KINDS[hints[name]]
+        return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)
     if isinstance(enum, list) and enum:
         # Most things a search finds are live; an occasional odd status stays possible.
         live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []

@@ -234,6 +234,43 @@ def _language(gen: Generation) -> str:
     return language
 
 
+# NHTSA vPIC body classes and the vehicle type each belongs to (facts of its vocabulary).
+BODY_CLASSES = (
+    ("Sedan/Saloon", "PASSENGER CAR"), ("Hatchback/Liftback/Notchback", "PASSENGER CAR"), ("Coupe", "PASSENGER CAR"),
+    ("Wagon", "PASSENGER CAR"), ("Convertible/Cabriolet", "PASSENGER CAR"),
+    ("Sport Utility Vehicle (SUV)/Multi-Purpose Vehicle (MPV)", "MULTIPURPOSE PASSENGER VEHICLE (MPV)"),
+    ("Crossover Utility Vehicle (CUV)", "MULTIPURPOSE PASSENGER VEHICLE (MPV)"),
+    ("Minivan", "MULTIPURPOSE PASSENGER VEHICLE (MPV)"), ("Pickup", "TRUCK"),
+)
+
+
+def _vehicle(gen: Generation) -> tuple[str, str, int, float]:
+    """Body class, vehicle type, cylinders and displacement of the record's vehicle."""
+    scope = gen.scope
+    if "vehicle" not in scope.values:
+        body, kind = gen.rng.choice(BODY_CLASSES)
+        cylinders = gen.rng.choice((4, 4, 4, 6, 6, 8) if kind != "PASSENGER CAR" else (3, 4, 4, 4, 4, 6))
+        litres = round(cylinders * gen.rng.uniform(0.38, 0.62), 1)
+        scope.values["vehicle"] = (body, kind, cylinders, litres)
+    vehicle: tuple[str, str, int, float] = scope.values["vehicle"]
+    return vehicle
+
+
+def _vin_year(gen: Generation) -> int | None:
+    """The model year a VIN encodes (its 10th character), when the call gives a VIN."""
+    vin = gen.snaked_args.get("vin")
+    decoded = gen.facts.reference.decode_vin(vin) if isinstance(vin, str) else None
+    year = decoded["model_year"] if decoded else None
+    return int(year) if isinstance(year, int) else None
+
+
+def _vin_country(gen: Generation) -> str:
+    """Where the VIN says the vehicle was built (its WMI), or the record's country."""
+    vin = gen.snaked_args.get("vin")
+    decoded = gen.facts.reference.decode_vin(vin) if isinstance(vin, str) else None
+    return decoded["country"] if decoded and decoded["country"] else gen.scope.place.country
+
+
 def _airline(gen: Generation) -> tuple[str, str]:
     scope = gen.scope
     if "airline" not in scope.values:
@@ -401,7 +438,16 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "calories": between(80, 950),
     "holiday_name": lambda g: _holiday(g)[1],
     "holiday_date": lambda g: _holiday(g)[0].isoformat(),
-    # vehicles
+    # vehicles: one per record, coherent from make to engine
     "car_make": lambda g: g.car()[0],
     "car_model": lambda g: g.car()[1],
+    "vehicle_body": lambda g: _vehicle(g)[0],
+    "vehicle_type": lambda g: _vehicle(g)[1],
+    "engine_cylinders": lambda g: _vehicle(g)[2],
+    "displacement_l": lambda g: _vehicle(g)[3],
+    "vehicle_fuel": lambda g: g.rng.choice(("Gasoline",) * 14 + ("Diesel",) * 3 + ("Hybrid",) * 2
+                                           + ("Flexible Fuel Vehicle (FFV)",)),
+    "vin_country": lambda g: _vin_country(g),
+    "model_year": lambda g: _vin_year(g) or g.today.year - g.rng.randint(0, 15),
+    "success_code": lambda g: "0",
 }

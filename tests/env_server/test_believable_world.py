@@ -14,6 +14,7 @@ from env_server.simulators import invariants
 from env_server.simulators.market import SessionMarket, default_table
 from env_server.simulators.records import climate_temperature_c, default_facts
 from env_server.simulators.reference import haversine_km
+from env_server.simulators.values import BODY_CLASSES
 from state import Database
 
 TODAY = dt.date(2026, 1, 15)
@@ -124,8 +125,10 @@ def test_nearby_places_lie_within_the_radius(env: ToolEnvironment):
 
 def test_a_vin_decodes_to_a_real_make_and_model(env: ToolEnvironment):
     out = call(env, "nhtsa_decode_vin", vin="1HGCM82633A004352")
-    assert out["make"] == "Honda"
+    assert out["make"] == "Honda" and out["model_year"] == 2003 and out["plant_country"] == "United States"
     assert out["model"] in default_facts().reference.car_models["Honda"]
+    assert (out["body_class"], out["vehicle_type"]) in BODY_CLASSES
+    assert out["engine_cylinders"] >= 3 and out["fuel_type_primary"] != "Electric"
 
 
 def test_a_created_event_reads_back_as_sent_and_is_stamped_today(env: ToolEnvironment):
