@@ -141,12 +141,49 @@ def _artist(gen: Generation) -> str:
     return gen.rng.choice(faker_pool("name"))
 
 
+def _base_temperature(gen: Generation) -> float:
+    """The report's temperature: the place's climate for the day, give or take a few degrees."""
+    root = _record_root(gen)
+    if "temp_c" not in root.values:
+        root.values["temp_c"] = climate_temperature_c(gen.scope.place, gen.today) + gen.rng.uniform(-4.0, 4.0)
+    base: float = root.values["temp_c"]
+    return base
+
+
 def _temperature_c(gen: Generation) -> float:
+    return round(_base_temperature(gen) + gen.rng.uniform(-1.5, 1.5), 1)
+
+
+_WET = ("rain", "drizzle", "shower", "snow", "sleet", "storm", "thunder", "hail")
+
+
+def _record_root(gen: Generation) -> Any:
+    """The outermost scope of the record being built (a report and its nested parts)."""
     scope = gen.scope
-    if "temp_c" not in scope.values:
-        mean = climate_temperature_c(scope.place, gen.today)
-        scope.values["temp_c"] = mean + gen.rng.uniform(-4.0, 4.0)
-    return round(scope.values["temp_c"] + gen.rng.uniform(-1.5, 1.5), 1)
+    while scope.parent is not None and not scope.fresh and scope.parent.parent is not None:
+        scope = scope.parent
+    return scope
+
+
+def _condition(gen: Generation) -> str:
+    """One weather condition per report, shared by its text and its precipitation."""
+    root = _record_root(gen)
+    if "condition" not in root.values:
+        temp = _base_temperature(gen)
+        frozen = ("rain", "drizzle", "thunder", "hot", "heat", "humid")
+        mild = ("snow", "sleet", "blizzard", "ice", "freez", "frost", "flurr")
+        ruled_out = frozen if temp <= -1 else mild if temp >= 4 else ()
+        options = [c for c in gen.facts.vocab.get("weather_condition").values
+                   if not any(word in c.lower() for word in ruled_out)]
+        root.values["condition"] = gen.rng.choice(options)
+    condition: str = root.values["condition"]
+    return condition
+
+
+def _precipitation(gen: Generation) -> float:
+    """Rain only where the report's condition says so."""
+    wet = any(word in _condition(gen).lower() for word in _WET)
+    return round(gen.rng.uniform(0.2, 9.0), 1) if wet else 0.0
 
 
 def _address(gen: Generation) -> str:
@@ -294,13 +331,13 @@ def _fill_slots(text: str, gen: Generation) -> str:
 
 def draw_kind(kind: str, gen: Generation) -> Any:
     """One value of ``kind``; vocabulary kinds (and their record fields) included."""
+    draw = KINDS.get(kind)  # an engine kind may add coherence to a vocabulary of its name
+    if draw is not None:
+        return draw(gen)
     base, _, part = kind.partition(".")
     vocab = gen.facts.vocab
     if base not in vocab:
-        draw = KINDS.get(kind)
-        if draw is None:
-            raise KeyError(f"unknown value kind '{kind}'")
-        return draw(gen)
+        raise KeyError(f"unknown value kind '{kind}'")
     spec = vocab.get(base)
     if spec.records:
         record = gen.scope.vocab_record(base)
@@ -431,7 +468,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "wind_speed": between(0, 35, 1),
     "wind_direction": chosen(COMPASS),
     "pressure_hpa": between(995, 1030),
-    "precipitation_mm": lambda g: round(max(0.0, g.rng.uniform(-6, 8)), 1),
+    "precipitation_mm": lambda g: _precipitation(g),
+    "weather_condition": lambda g: _condition(g),
     "aqi": between(15, 120),
     "uv_index": between(0, 9),
     "weight_kg": between(0.2, 90, 1),
