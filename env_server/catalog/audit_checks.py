@@ -18,7 +18,6 @@ words (all of them under 5 words). On the vocabularies that flags ~0.2% of entri
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Iterator
 from enum import Enum
@@ -31,6 +30,7 @@ from env_server.catalog.models import ToolSpec
 from env_server.simulators.invariants import walk_violations
 from env_server.simulators.naming import resolve_kind, snake
 from env_server.simulators.plans import singular
+from state.encoding import encode_canonical_lenient as canonical
 
 
 class CheckKind(str, Enum):
@@ -315,10 +315,6 @@ def row_ids(spec: ToolSpec, rows: list[Any], limit: int = 2) -> list[tuple[str, 
         if len(found) >= limit:
             break
     return found
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
 
 
 def first_difference(a: Any, b: Any, path: str = "$") -> str | None:

@@ -44,7 +44,6 @@ _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
-_QUERY_ARGS = ("query", "q", "keyword", "keywords", "search", "term", "search_term")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
                             "astronomy", "sun", "sunrise", "marine", "geocode", "timezone", "pollen", "alert"})
 _CRYPTO_WORDS = frozenset({"coin", "crypto", "cryptocurrency", "token", "asset", "market", "exchange_rate"})
@@ -92,7 +91,6 @@ class Generation:
         args: dict[str, Any],
         entity: str = "item",
         hints: Mapping[str, str] = _NO_HINTS,  # one shared object: plans key on it
-        searching: bool = False,
         *,
         session_seed: int = 0,
         now: dt.datetime | None = None,
@@ -104,7 +102,6 @@ class Generation:
         self.args = args
         self.entity = entity
         self.hints = hints
-        self.searching = searching
         self.rng = SimRandom(seed)
         self.id_prefix = id_prefix(entity.lower(), "item")
         self.now = now or dt.datetime.combine(today, dt.time(9, 0))
@@ -113,10 +110,6 @@ class Generation:
         self.current = current  # "latest"/"current" data: dated today
         self.scope = RecordScope(self, None, fresh=True)
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
-
-    @functools.cached_property
-    def _query(self) -> str | None:
-        return next((v for k in _QUERY_ARGS if isinstance(v := self.args.get(k), str) and v), None)
 
     @property
     def snaked_args(self) -> dict[str, Any]:
@@ -268,20 +261,24 @@ class Generation:
         return round(rate, 6) if rate is not None else round(self.rng.uniform(0.5, 2.0), 4)
 
     def car(self) -> tuple[str, str]:
-        scope = self.scope
-        if "car" not in scope.values:
-            models = self.facts.reference.car_models
-            vin = arg_text(self.snaked_args, ("vin",))
-            decoded = self.facts.reference.decode_vin(vin) if vin else None
-            make = decoded["make"] if decoded else None
-            match = next((m for m in models if make and m.lower() == make.lower()), None)
-            if match is None:
-                makes = tuple(models)
-                match = make or makes[self.rng.randrange(len(makes))]
-            options = models.get(match) or ("Sedan",)
-            scope.values["car"] = (match, options[self.rng.randrange(len(options))])
-        car: tuple[str, str] = scope.values["car"]
+        car: tuple[str, str] = self.scope.once("car", self._draw_car)
         return car
+
+    def _draw_car(self) -> tuple[str, str]:
+        models = self.facts.reference.car_models
+        make = self.decoded_vin["make"] if self.decoded_vin else None
+        match = next((m for m in models if make and m.lower() == make.lower()), None)
+        if match is None:
+            makes = tuple(models)
+            match = make or makes[self.rng.randrange(len(makes))]
+        options = models.get(match) or ("Sedan",)
+        return match, options[self.rng.randrange(len(options))]
+
+    @functools.cached_property
+    def decoded_vin(self) -> dict[str, Any] | None:
+        """The call's VIN decoded (maker, country, model year), once per call."""
+        vin = arg_text(self.snaked_args, ("vin",))
+        return self.facts.reference.decode_vin(vin) if vin else None
 
     def now_text(self) -> str:
         return self.now.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -23,7 +23,6 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         args=args,
         entity=profile.entity,
         hints=profile.hints,
-        searching=profile.operation in (Operation.SEARCH, Operation.LIST),
         session_seed=ctx.seed,
         now=ctx.now,
         current=reports_current(spec),

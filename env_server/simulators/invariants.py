@@ -14,6 +14,7 @@ catalog:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -165,13 +166,13 @@ class Banded:
     source: tuple[str, ...]
     bands: tuple[tuple[float, str], ...]  # (upper bound inclusive, label), ascending
 
-    @property
+    @functools.cached_property
     def labels(self) -> frozenset[str]:
         return frozenset(label for _, label in self.bands)
 
     def _want(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
         key = _first(record, self.label)
-        if key is None or not isinstance(record[key], str) or record[key] not in _BAND_LABELS.get(self.name, ()):
+        if key is None or not isinstance(record[key], str) or record[key] not in self.labels:
             return None
         src = _first(record, self.source)
         if src is None or _num(record[src]) is None:
@@ -270,10 +271,6 @@ RULES: tuple[Rule, ...] = (
     Bounded("distance within the radius", ("distance", "distance_km", "dist", "distance_m"),
             ("radius", "radius_km", "max_distance")),
 )
-
-
-# Each banded rule's labels, computed once (the rules are constants).
-_BAND_LABELS = {rule.name: rule.labels for rule in RULES if isinstance(rule, Banded)}
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:

@@ -265,7 +265,7 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
 
 # Hints written before the vocabularies existed name generic text; the field's own name
 # (and its record's entity) now says more.
-_GENERIC_HINTS = {"word": "tag", "words": "tag", "sentence": "description", "paragraph": "description"}
+GENERIC_HINTS = {"word": "tag", "words": "tag", "sentence": "description", "paragraph": "description"}
 _QUOTE_ENTITY_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptocurrency", "candle",
                                  "ohlc", "bar", "asset", "price", "market", "trade", "security", "equity"})
 # Kinds a field's name can establish that beat a broad hint written before they existed.
@@ -297,8 +297,8 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
         return _QUOTE_ROLES[low]
     named = kind_for(field, entity, parent)
-    if hint in _GENERIC_HINTS:
-        return named or _GENERIC_HINTS[hint]
+    if hint in GENERIC_HINTS:
+        return named or GENERIC_HINTS[hint]
     if named in _SPECIFIC and hint in _BROAD:  # the name says more than an older, broad hint
         return named
     return hint or named

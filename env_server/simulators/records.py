@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -106,7 +107,43 @@ class RecordScope:
         self.values: dict[str, Any] = {}  # kind -> value drawn for this record (coherent repeats)
         self._place: PlaceFact | None = None
         self._instrument: InstrumentFact | None = None
-        self._records: dict[str, dict[str, Any]] = {}
+
+    # -- shape -------------------------------------------------------------------------
+
+    @property
+    def in_list(self) -> bool:
+        """An item of an array (not the call's own record)."""
+        return self.fresh and self.parent is not None
+
+    @property
+    def is_top(self) -> bool:
+        """The call's own record, not one nested in it."""
+        return self.parent is None or self.parent.parent is None
+
+    @property
+    def root(self) -> RecordScope:
+        """The outermost scope of this record (a report, not its nested parts)."""
+        scope = self
+        while not scope.fresh and not scope.is_top and scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def once(self, key: str, make: Callable[[], Any], *, inherit: bool = False) -> Any:
+        """``values[key]``, made on first use (or, with ``inherit``, taken from an enclosing
+        record of the same item when one holds it)."""
+        if key not in self.values:
+            found = self.inherited(key) if inherit else None
+            self.values[key] = found if found is not None else make()
+        return self.values[key]
+
+    def inherited(self, key: str) -> Any:
+        """``key`` from the nearest enclosing scope of the same item, or None."""
+        node = self.parent if not self.fresh else None
+        while node is not None:
+            if key in node.values:
+                return node.values[key]
+            node = node.parent if not node.fresh else None
+        return None
 
     # -- places ------------------------------------------------------------------------
 
@@ -147,33 +184,24 @@ class RecordScope:
     @property
     def point(self) -> tuple[float, float]:
         """Coordinates of the record: the city's, or a spot within a few km for venues."""
-        if "point" not in self.values:
-            place = self.place
-            lat, lon = place.latitude, place.longitude
-            if self.gen.entity in POINT_ENTITIES:
-                radius = min(self.gen.call_radius() or 4.0, 4.0)
-                dist = radius * math.sqrt(self.gen.rng.random())
-                angle = self.gen.rng.random() * 2 * math.pi
-                lat += dist / 111.0 * math.cos(angle)
-                lon += dist / (111.0 * max(0.2, math.cos(math.radians(lat)))) * math.sin(angle)
-            self.values["point"] = (round(lat, 4), round(lon, 4))
-        point: tuple[float, float] = self.values["point"]
+        point: tuple[float, float] = self.once("point", self._draw_point)
         return point
 
-    def airport(self, role: str = "origin") -> AirportFact:
-        key = f"airport:{role}"
-        if key not in self.values:
-            self.values[key] = self._inherit_value(key) or self.gen.call_airport(role) or self._draw_airport(role)
-        airport: AirportFact = self.values[key]
-        return airport
+    def _draw_point(self) -> tuple[float, float]:
+        place = self.place
+        lat, lon = place.latitude, place.longitude
+        if self.gen.entity in POINT_ENTITIES:
+            radius = min(self.gen.call_radius() or 4.0, 4.0)
+            dist = radius * math.sqrt(self.gen.rng.random())
+            angle = self.gen.rng.random() * 2 * math.pi
+            lat += dist / 111.0 * math.cos(angle)
+            lon += dist / (111.0 * max(0.2, math.cos(math.radians(lat)))) * math.sin(angle)
+        return round(lat, 4), round(lon, 4)
 
-    def _inherit_value(self, key: str) -> Any:
-        node = self.parent if not self.fresh else None
-        while node is not None:
-            if key in node.values:
-                return node.values[key]
-            node = node.parent if not node.fresh else None
-        return None
+    def airport(self, role: str = "origin") -> AirportFact:
+        airport: AirportFact = self.once(
+            f"airport:{role}", lambda: self.gen.call_airport(role) or self._draw_airport(role), inherit=True)
+        return airport
 
     def _draw_airport(self, role: str) -> AirportFact:
         ref = self.gen.facts.reference
@@ -226,19 +254,13 @@ class RecordScope:
 
     def vocab_record(self, kind: str) -> dict[str, Any]:
         """One entry of a record-shaped vocabulary, shared by the record's fields."""
-        hit = self._records.get(kind)
-        if hit is None:
-            node = self.parent if not self.fresh else None
-            while node is not None and hit is None:
-                hit = node._records.get(kind)
-                node = node.parent if not node.fresh else None
-        if hit is None:
-            hit = self._named_record(kind)
-        if hit is None:
+
+        def pick() -> dict[str, Any]:
             records = self.gen.facts.vocab.get(kind).records
-            hit = records[self.gen.rng.randrange(len(records))]
-        self._records[kind] = hit
-        return hit
+            return self._named_record(kind) or records[self.gen.rng.randrange(len(records))]
+
+        record: dict[str, Any] = self.once(f"record:{kind}", pick, inherit=True)
+        return record
 
 
 def climate_temperature_c(place: PlaceFact, day: dt.date) -> float:

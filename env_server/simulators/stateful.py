@@ -219,28 +219,21 @@ def is_id_list(name: str) -> bool:
 
 def _remember_id_list(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], coll: str,
                       handle: StateHandle) -> None:
-    """A search that answers with bare ids: each becomes a row its readers can open, and a
-    repeat of the search answers with the same ids."""
+    """A search that answers with bare ids: each becomes a row its readers can open. A
+    repeat draws the same ids from the same call seed, so it answers the same."""
     world, p, ns = handle.world, spec.profile, spec.family
-    query_key = canonical({k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS})
-    known = world.queries.get((ns, p.entity, query_key))
-    if known is not None:
-        id_type = int if all(isinstance(v, int) for v in out[coll]) else str
-        out[coll] = [id_type(v) if id_type is str or v.isdigit() else v for v in known]
-        return
     reader = handle.rules.id_schemas.get((ns, p.entity))
-    ids: list[str] = []
     values = []
     for value in dict.fromkeys(v for v in out[coll] if isinstance(v, (str, int)) and not isinstance(v, bool)):
         if reader is not None and not fits_schema(value, reader):
-            holder = {"id": value}
-            value = conform_id(value, reader, {"type": reader.get("type")}, holder, "id")
+            value = conform_id(value, reader, {"type": reader.get("type")}, {"id": value}, "id")
         if world.get(ns, p.entity, str(value)) is None:
             world.put(ns, p.entity, str(value), {})
-        ids.append(str(value))
         values.append(value)
     out[coll] = values
-    world.remember_query(ns, p.entity, query_key, ids)
+    query_key = canonical({k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS})
+    if (ns, p.entity, query_key) not in world.queries:
+        world.remember_query(ns, p.entity, query_key, [str(v) for v in values])
 
 
 def _fix_totals(out: dict[str, Any], schema: dict[str, Any], n: int) -> None:

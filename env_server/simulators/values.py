@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
-from env_server.simulators.naming import description_kind, kind_for, snake, title_kind
+from env_server.simulators.naming import (
+    GENERIC_HINTS,
+    description_kind,
+    kind_for,
+    snake,
+    title_kind,
+)
 from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
 
@@ -114,20 +120,18 @@ def _datetime(gen: Generation, lo: int, hi: int) -> str:
 def _record_title(gen: Generation) -> str:
     """The record's own title: drawn once, reused by its slug, url and description."""
     scope = gen.scope
-    if "title" not in scope.values:
+
+    def make() -> str:
         named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None)
-        top = scope.parent is None or scope.parent.parent is None  # the call's own record, not a nested one
-        own = named if top and named else None  # the caller (or the stored row) named the record
-        scope.values["title"] = own or draw_kind(title_kind(gen.entity), gen)
-    title: str = scope.values["title"]
+        own = named if scope.is_top else None  # the caller (or the stored row) named the record
+        return own or str(draw_kind(title_kind(gen.entity), gen))
+
+    title: str = scope.once("title", make)
     return title
 
 
 def _person_name(gen: Generation) -> str:
-    scope = gen.scope
-    if "person" not in scope.values:
-        scope.values["person"] = gen.rng.choice(faker_pool("name"))
-    name: str = scope.values["person"]
+    name: str = gen.scope.once("person", lambda: gen.rng.choice(faker_pool("name")))
     return name
 
 
@@ -143,10 +147,8 @@ def _artist(gen: Generation) -> str:
 
 def _base_temperature(gen: Generation) -> float:
     """The report's temperature: the place's climate for the day, give or take a few degrees."""
-    root = _record_root(gen)
-    if "temp_c" not in root.values:
-        root.values["temp_c"] = climate_temperature_c(gen.scope.place, gen.today) + gen.rng.uniform(-4.0, 4.0)
-    base: float = root.values["temp_c"]
+    base: float = gen.scope.root.once(
+        "temp_c", lambda: climate_temperature_c(gen.scope.place, gen.today) + gen.rng.uniform(-4.0, 4.0))
     return base
 
 
@@ -157,26 +159,19 @@ def _temperature_c(gen: Generation) -> float:
 _WET = ("rain", "drizzle", "shower", "snow", "sleet", "storm", "thunder", "hail")
 
 
-def _record_root(gen: Generation) -> Any:
-    """The outermost scope of the record being built (a report and its nested parts)."""
-    scope = gen.scope
-    while scope.parent is not None and not scope.fresh and scope.parent.parent is not None:
-        scope = scope.parent
-    return scope
-
-
 def _condition(gen: Generation) -> str:
     """One weather condition per report, shared by its text and its precipitation."""
-    root = _record_root(gen)
-    if "condition" not in root.values:
+
+    def make() -> str:
         temp = _base_temperature(gen)
         frozen = ("rain", "drizzle", "thunder", "hot", "heat", "humid")
         mild = ("snow", "sleet", "blizzard", "ice", "freez", "frost", "flurr")
         ruled_out = frozen if temp <= -1 else mild if temp >= 4 else ()
         options = [c for c in gen.facts.vocab.get("weather_condition").values
                    if not any(word in c.lower() for word in ruled_out)]
-        root.values["condition"] = gen.rng.choice(options)
-    condition: str = root.values["condition"]
+        return gen.rng.choice(options)
+
+    condition: str = gen.scope.root.once("condition", make)
     return condition
 
 
@@ -212,29 +207,28 @@ def _distance_km(gen: Generation) -> float:
 def _holiday(gen: Generation) -> tuple[dt.date, str]:
     """A public holiday of the record's country in the session's year (one per record)."""
     scope = gen.scope
-    if "holiday" not in scope.values:
+
+    def make() -> tuple[dt.date, str]:
         found = gen.facts.reference.holidays(scope.place.country_code, gen.today.year)
         if not found:
             found = gen.facts.reference.holidays("US", gen.today.year)
-        in_list = scope.fresh and scope.parent is not None  # a list of holidays: the year's, in order
-        scope.values["holiday"] = found[scope.index % len(found) if in_list else gen.rng.randrange(len(found))]
-    holiday: tuple[dt.date, str] = scope.values["holiday"]
+        # A list of holidays gives the year's, in order.
+        return found[scope.index % len(found) if scope.in_list else gen.rng.randrange(len(found))]
+
+    holiday: tuple[dt.date, str] = scope.once("holiday", make)
     return holiday
 
 
 def _trip(gen: Generation) -> tuple[dt.datetime, dt.datetime]:
     """Departure and arrival of the record's trip: on the requested day, as long as the
     distance between its airports takes to fly (one per record, shared by its fields)."""
-    scope = gen.scope
-    if "trip" not in scope.values:
-        inherited = scope._inherit_value("trip")
-        if inherited is not None:
-            scope.values["trip"] = inherited
-            return inherited  # type: ignore[no-any-return]
+
+    def make() -> tuple[dt.datetime, dt.datetime]:
         day = gen.call_date(DEPARTURE_DATE_ARGS) or gen.today + dt.timedelta(days=gen.rng.randint(3, 60))
         leave = dt.datetime.combine(day, dt.time(gen.rng.randint(6, 21), gen.rng.choice((0, 15, 30, 45))))
-        scope.values["trip"] = (leave, leave + dt.timedelta(minutes=_flight_minutes(gen)))
-    trip: tuple[dt.datetime, dt.datetime] = scope.values["trip"]
+        return leave, leave + dt.timedelta(minutes=_flight_minutes(gen))
+
+    trip: tuple[dt.datetime, dt.datetime] = gen.scope.once("trip", make, inherit=True)
     return trip
 
 
@@ -243,17 +237,19 @@ def _trip_minutes(gen: Generation) -> int:
     return int((arrive - leave).total_seconds() // 60)
 
 
-def _flight_minutes(gen: Generation) -> int:
+def _route_km(gen: Generation) -> float:
     origin, destination = gen.scope.airport("origin"), gen.scope.airport("destination")
-    km = haversine_km(origin.latitude, origin.longitude, destination.latitude, destination.longitude)
+    return haversine_km(origin.latitude, origin.longitude, destination.latitude, destination.longitude)
+
+
+def _flight_minutes(gen: Generation) -> int:
+    km = _route_km(gen)
     stops = gen.rng.choice((0, 0, 1)) if km > 3000 else 0
     return int(35 + km / 13.5 + stops * gen.rng.randint(60, 180))  # ~810 km/h, plus taxi and layovers
 
 
 def _fare(gen: Generation) -> float:
-    origin, destination = gen.scope.airport("origin"), gen.scope.airport("destination")
-    km = haversine_km(origin.latitude, origin.longitude, destination.latitude, destination.longitude)
-    usd = (45 + 0.085 * km) * gen.rng.uniform(0.8, 1.45)
+    usd = (45 + 0.085 * _route_km(gen)) * gen.rng.uniform(0.8, 1.45)
     per = gen.market.per_usd(gen.call_currency() or gen.scope.place.currency_code, gen.today) or 1.0
     return round(usd * per, 2)
 
@@ -261,13 +257,13 @@ def _fare(gen: Generation) -> float:
 def _language(gen: Generation) -> str:
     """The record's language: its place's, or in a list of languages the next one."""
     scope = gen.scope
-    if "language" not in scope.values:
-        if scope.fresh and scope.parent is not None:
-            code = LANGUAGES[(gen.draw_offset + scope.index) % len(LANGUAGES)]
-        else:
-            code = scope.place.language_code if gen.rng.random() < 0.6 else gen.rng.choice(LANGUAGES)
-        scope.values["language"] = code
-    language: str = scope.values["language"]
+
+    def make() -> str:
+        if scope.in_list:
+            return LANGUAGES[(gen.draw_offset + scope.index) % len(LANGUAGES)]
+        return scope.place.language_code if gen.rng.random() < 0.6 else gen.rng.choice(LANGUAGES)
+
+    language: str = scope.once("language", make)
     return language
 
 
@@ -283,36 +279,31 @@ BODY_CLASSES = (
 
 def _vehicle(gen: Generation) -> tuple[str, str, int, float]:
     """Body class, vehicle type, cylinders and displacement of the record's vehicle."""
-    scope = gen.scope
-    if "vehicle" not in scope.values:
+
+    def make() -> tuple[str, str, int, float]:
         body, kind = gen.rng.choice(BODY_CLASSES)
         cylinders = gen.rng.choice((4, 4, 4, 6, 6, 8) if kind != "PASSENGER CAR" else (3, 4, 4, 4, 4, 6))
-        litres = round(cylinders * gen.rng.uniform(0.38, 0.62), 1)
-        scope.values["vehicle"] = (body, kind, cylinders, litres)
-    vehicle: tuple[str, str, int, float] = scope.values["vehicle"]
+        return body, kind, cylinders, round(cylinders * gen.rng.uniform(0.38, 0.62), 1)
+
+    vehicle: tuple[str, str, int, float] = gen.scope.once("vehicle", make)
     return vehicle
 
 
 def _vin_year(gen: Generation) -> int | None:
     """The model year a VIN encodes (its 10th character), when the call gives a VIN."""
-    vin = gen.snaked_args.get("vin")
-    decoded = gen.facts.reference.decode_vin(vin) if isinstance(vin, str) else None
+    decoded = gen.decoded_vin
     year = decoded["model_year"] if decoded else None
     return int(year) if isinstance(year, int) else None
 
 
 def _vin_country(gen: Generation) -> str:
     """Where the VIN says the vehicle was built (its WMI), or the record's country."""
-    vin = gen.snaked_args.get("vin")
-    decoded = gen.facts.reference.decode_vin(vin) if isinstance(vin, str) else None
+    decoded = gen.decoded_vin
     return decoded["country"] if decoded and decoded["country"] else gen.scope.place.country
 
 
 def _airline(gen: Generation) -> tuple[str, str]:
-    scope = gen.scope
-    if "airline" not in scope.values:
-        scope.values["airline"] = scope._inherit_value("airline") or gen.rng.choice(AIRLINES)
-    airline: tuple[str, str] = scope.values["airline"]
+    airline: tuple[str, str] = gen.scope.once("airline", lambda: gen.rng.choice(AIRLINES), inherit=True)
     return airline
 
 
@@ -347,7 +338,7 @@ def draw_kind(kind: str, gen: Generation) -> Any:
 
 
 # Generic hints from before the vocabularies; still read (see ``naming.resolve_kind``).
-LEGACY_HINTS = frozenset({"word", "words", "sentence", "paragraph"})
+LEGACY_HINTS = frozenset(GENERIC_HINTS)
 
 
 def known_kind(kind: str, facts_vocab: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -70,7 +71,7 @@ def test_market_levels_stay_near_their_base_and_rates_are_consistent(seed: int, 
 @given(lat=st.floats(-70, 70), day=st.dates(dt.date(2026, 1, 1), dt.date(2026, 12, 31)))
 def test_climate_is_within_earthly_bounds(lat: float, day: dt.date):
     ref = default_facts().reference
-    place = ref.drawable_places[0].__class__(**{**ref.drawable_places[0].__dict__, "latitude": lat})
+    place = dataclasses.replace(ref.drawable_places[0], latitude=lat)
     assert -40 < climate_temperature_c(place, day) < 40
 
 
