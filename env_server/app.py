@@ -32,6 +32,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.routing import Route
 
+from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
 from env_server.orchestrator.api import (
@@ -101,7 +102,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
     # Control-plane routes are async on purpose: they run on the event loop, like the MCP
     # handlers, so session state is only ever touched from one thread.
-    endpoint = StreamableHTTPASGIApp(manager)
+    endpoint = EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size)
     for path in ("/mcp", "/sessions/{session_id}/mcp"):
         app.router.routes.append(Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
     app.include_router(build_scenario_router(env))

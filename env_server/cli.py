@@ -15,7 +15,13 @@ from rich.table import Table
 from rich.text import Text
 
 from env_server.catalog import Catalog, load_catalog
-from env_server.config import DEFAULT_HOST, DEFAULT_PORT, FREE_SESSION, ServerSettings
+from env_server.config import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_STDIO_MAX_LINE_BYTES,
+    FREE_SESSION,
+    ServerSettings,
+)
 from env_server.errors import CatalogError
 from env_server.orchestrator.cli import scenarios_app
 from env_server.orchestrator.eval_cli import eval_app
@@ -68,6 +74,11 @@ def serve(
         typer.Option(envvar="TOOLENV_ADMIN_TOKEN",
                      help="Bearer token for scenario results and call matching; generated and printed when not given."),
     ] = None,
+    stdio_max_line_bytes: Annotated[
+        int,
+        typer.Option(min=1024, help="stdio only: longest accepted message line in bytes; a longer line is "
+                                    "answered with a JSON-RPC -32600 error and skipped, and serving goes on."),
+    ] = DEFAULT_STDIO_MAX_LINE_BYTES,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -81,6 +92,7 @@ def serve(
         catalog_paths=list(catalog or []),
         seed=seed,
         stdio_session=session,
+        stdio_max_line_bytes=stdio_max_line_bytes,
         admin_token=admin_token or (None if stdio else secrets.token_urlsafe(24)),
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )

@@ -14,6 +14,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_PAGE_SIZE = 200
 FREE_SESSION = "free"
+DEFAULT_STDIO_MAX_LINE_BYTES = 4 * 1024 * 1024
 
 
 class ServerSettings(BaseModel):
@@ -42,4 +43,9 @@ class ServerSettings(BaseModel):
             "Bearer token for routes that reveal judgement (scenario results, call matching). "
             "None: the HTTP app generates one at start (toolenv serve prints it)."
         ),
+    )
+    # JSON-RPC envelopes (envelopes.py)
+    stdio_max_line_bytes: int = Field(
+        default=DEFAULT_STDIO_MAX_LINE_BYTES, ge=1024,
+        description="Longest stdio message line; a longer one gets a -32600 reply and is skipped.",
     )

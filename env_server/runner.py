@@ -6,11 +6,11 @@ import gc
 
 import anyio
 import uvicorn
-from mcp.server.stdio import stdio_server
 
 from env_server.app import build_app
 from env_server.catalog import Catalog
 from env_server.config import ServerSettings
+from env_server.envelopes import checked_stdio_server
 from env_server.environment import ToolEnvironment
 from env_server.server import build_server
 from state import Database, default_db_path
@@ -62,7 +62,7 @@ def run_stdio(catalog: Catalog, settings: ServerSettings) -> None:
     freeze_startup_heap()
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with checked_stdio_server(settings.stdio_max_line_bytes) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     env.store.start_flusher()
