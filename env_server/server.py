@@ -17,7 +17,8 @@ import mcp.types as types
 from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
 
-from env_server.environment import ToolEnvironment, UnknownToolError
+from env_server.annotations import tool_annotations
+from env_server.environment import SEARCH_TOOL, ToolEnvironment, UnknownToolError
 from env_server.errors import SessionError
 
 SESSION_HEADER = "x-toolenv-session"
@@ -32,6 +33,7 @@ def session_of(ctx: ServerRequestContext[Any, Any], env: ToolEnvironment) -> str
 
 class ToolListings:
     """``types.Tool`` objects per listing, and the wire dicts of whole pages, built once.
+    Annotations (``annotations.py``) are derived for the whole catalog at startup.
 
     A 1,600-tool listing costs ~150 ms of pydantic work to serialize; the middleware
     below serves repeats from the cached wire form so one agent's listing does not stall
@@ -40,6 +42,8 @@ class ToolListings:
 
     def __init__(self, env: ToolEnvironment) -> None:
         self._env = env
+        for spec in (*env.catalog.tools.values(), SEARCH_TOOL):
+            tool_annotations(spec)  # memoized: derived here, at startup, not on a first listing
         self._tools: dict[str, list[types.Tool]] = {}
         self._wire: dict[tuple[str, str, str | None], dict[str, Any]] = {}
 
@@ -51,13 +55,16 @@ class ToolListings:
             for exposed in self._env.listed_names(view):
                 spec = self._env.tool_spec(view, exposed)
                 assert spec is not None
+                annotations = tool_annotations(spec)
                 hit.append(
                     types.Tool.model_validate(
                         {
                             "name": exposed,
+                            "title": annotations.title,
                             "description": spec.description,
                             "inputSchema": spec.input_schema,
                             "outputSchema": spec.output_schema,
+                            "annotations": annotations,
                         }
                     )
                 )
