@@ -14,6 +14,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_PAGE_SIZE = 200
 FREE_SESSION = "free"
+DEFAULT_MAX_ENVS = 4096
+DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
 
 
 class ServerSettings(BaseModel):
@@ -43,3 +45,8 @@ class ServerSettings(BaseModel):
             "None: the HTTP app generates one at start (toolenv serve prints it)."
         ),
     )
+    # RL envs over REST (/v1/envs): a bounded registry.
+    max_envs: int = Field(default=DEFAULT_MAX_ENVS, ge=1,
+                          description="Open RL envs at most; a create or fork past it answers 429.")
+    env_idle_timeout: float = Field(default=DEFAULT_ENV_IDLE_TIMEOUT_S, gt=0,
+                                    description="Seconds without a request after which an RL env is freed.")
