@@ -20,7 +20,9 @@ from pathlib import Path
 import anyio
 import httpx
 from mcp import Client, StdioServerParameters
+from typer.testing import CliRunner
 
+from env_server.cli import app
 from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,3 +91,11 @@ def test_default_stdio_servers_run_beside_an_http_server_and_a_second_server_on_
         anyio.run(drive)
         _assert_one_line_naming(second_http, default_file)
         _assert_one_line_naming(stdio_on_the_file, default_file)
+
+
+def test_stdio_with_an_unknown_session_is_a_one_line_error():
+    result = CliRunner().invoke(app, ["serve", "--stdio", "--session", "s_nowhere"])
+    assert result.exit_code == 1
+    expected = ("error: unknown session 's_nowhere' in database :memory:; pass --db FILE holding it "
+                "(sessions are created over HTTP with POST /v1/sessions)")
+    assert result.output.strip().splitlines() == [expected]

@@ -12,7 +12,13 @@ import pytest
 from clients.rollout_client import RolloutClient
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
-from env_server.rl import EpisodeFinishedError, OraclePolicy, TooManyEnvsError, ToolEnv, UnknownEnvError
+from env_server.rl import (
+    EpisodeFinishedError,
+    OraclePolicy,
+    ToolEnv,
+    TooManyEnvsError,
+    UnknownEnvError,
+)
 from env_server.rl.api import env_registry_for
 from state import Database
 from tests.servers import running_server
