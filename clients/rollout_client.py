@@ -15,7 +15,8 @@
   transport errors. A step is only retried when the request cannot have reached the server
   (connect errors and pool timeouts): replaying a step the server already ran would act twice.
 * Errors: 404 raises ``UnknownEnvError``, 409 ``EpisodeFinishedError``, 422 ``ActionError``
-  (``OptionsError`` for reset), anything else ``httpx.HTTPStatusError``.
+  (``OptionsError`` for reset), 429 ``TooManyEnvsError`` (the server's ``--max-envs``; not
+  retried), anything else ``httpx.HTTPStatusError``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,14 @@ from typing import Any, TypeVar
 import anyio
 import httpx
 
-from env_server.rl.errors import ActionError, EpisodeFinishedError, OptionsError, RolloutError, UnknownEnvError
+from env_server.rl.errors import (
+    ActionError,
+    EpisodeFinishedError,
+    OptionsError,
+    RolloutError,
+    TooManyEnvsError,
+    UnknownEnvError,
+)
 
 T = TypeVar("T")
 RETRY_STATUS = frozenset({502, 503, 504})
@@ -185,6 +193,8 @@ def _decode(response: httpx.Response, unprocessable: type[RolloutError]) -> dict
         raise EpisodeFinishedError(detail)
     if response.status_code == 422:
         raise unprocessable(detail)
+    if response.status_code == 429:
+        raise TooManyEnvsError(detail)
     response.raise_for_status()
     raise AssertionError("unreachable")  # pragma: no cover
 

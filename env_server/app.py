@@ -11,6 +11,7 @@ Routes:
 * ``GET  /v1/sessions/{id}/state``  the world-state digest and row count
 * ``POST /v1/sessions/{id}/reset``  back to the base world (the log is kept)
 * ``POST /v1/sessions/{id}/fork``   copy state and log prefix into a new session
+* ``DELETE /v1/sessions/{id}``      delete the session, its world and its call log (204)
 * ``GET  /v1/health``             liveness and catalog size
 
 ``POST /v1/sessions`` with a ``scenario_id`` creates a live scenario session instead (same
@@ -27,14 +28,14 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Response
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.routing import Route
 
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
-from env_server.errors import SessionError
+from env_server.errors import SessionConflictError, SessionError
 from env_server.orchestrator.api import (
     MAX_DISTRACTORS,
     ScenarioSessionCreated,
@@ -42,6 +43,8 @@ from env_server.orchestrator.api import (
     build_scenario_router,
     create_scenario_session,
 )
+from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
+from env_server.orchestrator.errors import UnknownScenarioSessionError
 from env_server.orchestrator.sessions import registry_for
 from env_server.rl.api import build_env_router
 from env_server.server import build_server
@@ -172,6 +175,23 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
         return await get_state(session_id)
+
+    @app.delete("/v1/sessions/{session_id}", status_code=204)
+    async def delete_session(session_id: str) -> Response:
+        try:
+            registry_for(env).get(session_id)
+        except UnknownScenarioSessionError:
+            pass
+        else:
+            raise HTTPException(409, f"'{session_id}' is a scenario session: end it with "
+                                     f"DELETE {SCENARIO_SESSIONS}/{session_id}")
+        try:
+            env.delete_session(session_id)
+        except SessionConflictError as exc:
+            raise HTTPException(409, str(exc)) from None
+        except SessionError as exc:
+            raise HTTPException(404, str(exc)) from None
+        return Response(status_code=204)
 
     @app.post("/v1/sessions/{session_id}/fork", status_code=201)
     async def fork(session_id: str, body: ForkRequest | None = None) -> SessionCreateResult:

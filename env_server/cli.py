@@ -7,7 +7,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,16 +16,22 @@ from rich.text import Text
 
 from env_server.catalog import Catalog, load_catalog
 from env_server.config import (
+    DEFAULT_ENV_IDLE_TIMEOUT_S,
     DEFAULT_HOST,
+    DEFAULT_MAX_ENVS,
     DEFAULT_PORT,
     DEFAULT_STDIO_MAX_LINE_BYTES,
     FREE_SESSION,
     ServerSettings,
 )
-from env_server.errors import CatalogError
+from env_server.errors import CatalogError, SessionError
 from env_server.orchestrator.cli import scenarios_app
 from env_server.orchestrator.eval_cli import eval_app
 from env_server.scoring.cli import score_app
+
+if TYPE_CHECKING:
+    from env_server.environment import ToolEnvironment
+    from state import Database
 
 app = typer.Typer(
     help="toolenv: a simulated, deterministic MCP tool environment for evaluating and training agents.",
@@ -64,7 +70,12 @@ def serve(
     catalog: CatalogOpt = None,
     host: Annotated[str, typer.Option(help="Interface to bind.")] = DEFAULT_HOST,
     port: Annotated[int, typer.Option(help="TCP port.")] = DEFAULT_PORT,
-    db: Annotated[Path | None, typer.Option(help="DuckDB file for the call log and sessions.")] = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(help="DuckDB file for the call log and sessions; one process can use a file at a time. "
+                     "Default: toolenv.duckdb in the user data directory over HTTP, a private in-memory "
+                     "database with --stdio (gone when the process exits)."),
+    ] = None,
     stdio: Annotated[bool, typer.Option("--stdio", help="Serve MCP over stdin/stdout instead of HTTP.")] = False,
     session: Annotated[str, typer.Option(help="Session served on stdio (default: free play).")] = FREE_SESSION,
     seed: Annotated[int, typer.Option(help="Seed of the free-play session.")] = 0,
@@ -79,6 +90,12 @@ def serve(
         typer.Option(min=1024, help="stdio only: longest accepted message line in bytes; a longer line is "
                                     "answered with a JSON-RPC -32600 error and skipped, and serving goes on."),
     ] = DEFAULT_STDIO_MAX_LINE_BYTES,
+    max_envs: Annotated[
+        int, typer.Option(min=1, help="Most RL envs (/v1/envs) open at once; a create or fork past it answers 429.")
+    ] = DEFAULT_MAX_ENVS,
+    env_idle_timeout: Annotated[
+        float, typer.Option(min=1, help="Seconds without a request after which an RL env is freed (then 404).")
+    ] = DEFAULT_ENV_IDLE_TIMEOUT_S,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -94,23 +111,58 @@ def serve(
         stdio_session=session,
         stdio_max_line_bytes=stdio_max_line_bytes,
         admin_token=admin_token or (None if stdio else secrets.token_urlsafe(24)),
+        max_envs=max_envs,
+        env_idle_timeout=env_idle_timeout,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
+    db_handle = _open_database(settings, stdio=stdio)  # before the catalog: a busy file fails fast
     cat = _load(settings.catalog_paths)
+    env = _environment(cat, settings, db_handle, stdio=stdio)
     if stdio:
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-        run_stdio(cat, settings)
+        run_stdio(env)
         return
     logging.basicConfig(level=logging.INFO)
     url = f"http://{host}:{port}/mcp"
     out.print(f"toolenv: {len(cat)} tools from {', '.join(cat.sources)}")
     out.print(f"MCP endpoint (free play, all tools + search_tools): [bold]{url}[/bold]")
     out.print(f"Per-session endpoints: http://{host}:{port}/sessions/<session_id>/mcp  (create with POST /v1/sessions)")
+    out.print(f"Database (call log, sessions; --db to change): {env.db.path}", markup=False)
     if not admin_token:
         out.print(f"Admin token (scenario results, call matching; generated): [bold]{settings.admin_token}[/bold]")
     out.print("Client config snippet:")
     out.print_json(json.dumps({"mcpServers": {"toolenv": {"type": "http", "url": url}}}))
-    run_http(cat, settings)
+    run_http(env)
+
+
+def _open_database(settings: ServerSettings, *, stdio: bool) -> Database:
+    """The server's database, or a one-line error and exit 1 when it cannot be opened."""
+    from env_server.runner import open_database
+    from state import DatabaseLockedError, DatabaseOpenError
+
+    try:
+        return open_database(settings, stdio=stdio)
+    except DatabaseLockedError as exc:
+        err.print(f"error: {exc}; stop it, or pass --db FILE to use another database file", markup=False)
+        raise typer.Exit(1) from None
+    except DatabaseOpenError as exc:
+        err.print(f"error: {exc}; pass --db FILE to use another database file", markup=False)
+        raise typer.Exit(1) from None
+
+
+def _environment(cat: Catalog, settings: ServerSettings, db: Database, *, stdio: bool) -> ToolEnvironment:
+    """The server's environment; with --stdio, an unknown --session is a one-line error and exit 1."""
+    from env_server.runner import build_environment
+
+    env = build_environment(cat, settings, db=db)
+    if stdio:
+        try:
+            env.view(settings.stdio_session)
+        except SessionError as exc:
+            err.print(f"error: {exc} in database {env.db.path}; pass --db FILE holding it "
+                      "(sessions are created over HTTP with POST /v1/sessions)", markup=False)
+            raise typer.Exit(1) from None
+    return env
 
 
 @specs_app.command("list")

@@ -15,6 +15,8 @@ DEFAULT_PORT = 8765
 DEFAULT_PAGE_SIZE = 200
 FREE_SESSION = "free"
 DEFAULT_STDIO_MAX_LINE_BYTES = 4 * 1024 * 1024
+DEFAULT_MAX_ENVS = 4096
+DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
 
 
 class ServerSettings(BaseModel):
@@ -49,3 +51,8 @@ class ServerSettings(BaseModel):
         default=DEFAULT_STDIO_MAX_LINE_BYTES, ge=1024,
         description="Longest stdio message line; a longer one gets a -32600 reply and is skipped.",
     )
+    # RL envs over REST (/v1/envs): a bounded registry.
+    max_envs: int = Field(default=DEFAULT_MAX_ENVS, ge=1,
+                          description="Open RL envs at most; a create or fork past it answers 429.")
+    env_idle_timeout: float = Field(default=DEFAULT_ENV_IDLE_TIMEOUT_S, gt=0,
+                                    description="Seconds without a request after which an RL env is freed.")

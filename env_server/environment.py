@@ -19,7 +19,12 @@ from typing import Any, Literal, Protocol
 from env_server.catalog import Catalog
 from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
 from env_server.config import FREE_SESSION, ServerSettings
-from env_server.errors import ArgumentError, SessionError, ToolCallError
+from env_server.errors import (
+    ArgumentError,
+    SessionConflictError,
+    SessionError,
+    ToolCallError,
+)
 from env_server.search import ToolSearchIndex
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
 from env_server.simulators.base import session_now
@@ -166,6 +171,8 @@ class ToolEnvironment:
         self._views: dict[str, SessionView] = {}
         self.call_hooks: dict[str, CallHook] = {}
         self.extensions: dict[str, SessionExtension] = {}
+        # Called with a session id whenever one is released: caches keyed by session drop it.
+        self.release_listeners: list[Callable[[str], None]] = []
         free_names = {n: n for n in catalog.tools}
         free_names[SEARCH_TOOL.name] = SEARCH_TOOL.name
         self._free = SessionView(
@@ -448,6 +455,26 @@ class ToolEnvironment:
         self.store.evict(session_id, flush=False)
         self.sessions.forget(session_id)
         self.log.forget(session_id)
+        for listener in self.release_listeners:
+            listener(session_id)
+
+    def delete_session(self, session_id: str) -> None:
+        """Delete a session for good: its world, record and call log, in memory and in DuckDB.
+
+        Its id then answers as unknown (and may be used again). Forks made from it keep their
+        own copies. Raises ``SessionError`` for an unknown id and ``SessionConflictError`` for
+        the free-play session and for sessions a scenario session or RL env drives (those are
+        ended through their owner).
+        """
+        if session_id == FREE_SESSION:
+            raise SessionConflictError("the free-play session cannot be deleted")
+        view = self.view(session_id)
+        if session_id in self.call_hooks:
+            raise SessionConflictError(f"session '{session_id}' is driven by a scenario session or an RL env; "
+                                       "end it through its owner")
+        self.store.drop(session_id, view.record.seed, extra=[CallLog.delete_op(session_id)])
+        self.release_session(session_id)
+        self.sessions.delete(session_id)
 
     def held_counts(self) -> dict[str, int]:
         """In-memory per-session entries (views, call hooks, worlds, records, log counters): for leak checks."""

@@ -8,6 +8,7 @@ The tree::
     │   ├── ArgumentError         arguments fail the tool's input schema
     │   └── EntityNotFoundError   the simulated API has no such id (a 404 in a real API)
     ├── SessionError              protocol/session misuse; becomes a JSON-RPC error
+    │   └── SessionConflictError  the session exists but cannot do that (REST 409)
     └── InfraError                our own failure; never charged to the agent
 
 Only ``ToolCallError`` subclasses are shown to the agent as observations. ``SessionError``
@@ -46,6 +47,10 @@ class EntityNotFoundError(ToolCallError):
 
 class SessionError(ToolenvError):
     """A request names an unknown session or misuses one."""
+
+
+class SessionConflictError(SessionError):
+    """The session exists but cannot do what was asked (e.g. be deleted while its owner drives it)."""
 
 
 class InfraError(ToolenvError):

@@ -1,4 +1,10 @@
-"""Process entry points: build the environment from settings and run a transport."""
+"""Process entry points: build the environment from settings and run a transport.
+
+Where the database lives (:func:`database_path`): ``--db`` when given; otherwise an HTTP
+server uses ``toolenv.duckdb`` in the user data directory, and a stdio server a private
+in-memory database. Desktop apps start their own stdio servers, often several at once and
+beside a running HTTP server, and a DuckDB file admits one process at a time.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ from env_server.envelopes import checked_stdio_server
 from env_server.environment import ToolEnvironment
 from env_server.server import build_server
 from state import Database, default_db_path
-
+from state.db import MEMORY
 
 # The server's DuckDB work is batched inserts from the journal flusher and small
 # per-session reads; extra DuckDB workers only compete with the event loop for the cores.
@@ -22,9 +28,22 @@ from state import Database, default_db_path
 SERVER_DUCKDB_THREADS = 1
 
 
-def build_environment(catalog: Catalog, settings: ServerSettings) -> ToolEnvironment:
-    db = Database(settings.db_path or default_db_path(), threads=SERVER_DUCKDB_THREADS)
-    return ToolEnvironment(catalog, db, settings)
+def database_path(settings: ServerSettings, *, stdio: bool = False) -> str:
+    """``settings.db_path``, else the user data dir's file (HTTP) or ``:memory:`` (stdio)."""
+    if settings.db_path is not None:
+        return str(settings.db_path)
+    return MEMORY if stdio else str(default_db_path())
+
+
+def open_database(settings: ServerSettings, *, stdio: bool = False) -> Database:
+    """Raises ``state.DatabaseOpenError`` (``DatabaseLockedError`` when another process has the file)."""
+    return Database(database_path(settings, stdio=stdio), threads=SERVER_DUCKDB_THREADS)
+
+
+def build_environment(
+    catalog: Catalog, settings: ServerSettings, *, stdio: bool = False, db: Database | None = None
+) -> ToolEnvironment:
+    return ToolEnvironment(catalog, db or open_database(settings, stdio=stdio), settings)
 
 
 # Young-generation threshold while serving (CPython's default is 700). One tools/list of a
@@ -49,20 +68,18 @@ def freeze_startup_heap() -> None:
     gc.set_threshold(GC_GEN0_THRESHOLD, gen1, gen2)
 
 
-def run_http(catalog: Catalog, settings: ServerSettings) -> None:
-    env = build_environment(catalog, settings)
+def run_http(env: ToolEnvironment) -> None:
     app = build_app(env)
     freeze_startup_heap()
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    uvicorn.run(app, host=env.settings.host, port=env.settings.port, log_level="warning")
 
 
-def run_stdio(catalog: Catalog, settings: ServerSettings) -> None:
-    env = build_environment(catalog, settings)
+def run_stdio(env: ToolEnvironment) -> None:
     server = build_server(env)
     freeze_startup_heap()
 
     async def main() -> None:
-        async with checked_stdio_server(settings.stdio_max_line_bytes) as (read, write):
+        async with checked_stdio_server(env.settings.stdio_max_line_bytes) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
     env.store.start_flusher()

@@ -45,7 +45,15 @@ class ToolListings:
         for spec in (*env.catalog.tools.values(), SEARCH_TOOL):
             tool_annotations(spec)  # memoized: derived here, at startup, not on a first listing
         self._tools: dict[str, list[types.Tool]] = {}
-        self._wire: dict[tuple[str, str, str | None], dict[str, Any]] = {}
+        # listing key -> (protocol version, cursor) -> wire dict
+        self._wire: dict[str, dict[tuple[str, str | None], dict[str, Any]]] = {}
+        env.release_listeners.append(self.forget)
+
+    def forget(self, session_id: str) -> None:
+        """Drop a released session's listings (a deleted id may come back with other tools)."""
+        if session_id != "all":  # the key whole-catalog sessions share
+            self._tools.pop(session_id, None)
+            self._wire.pop(session_id, None)
 
     def tools(self, session_id: str) -> list[types.Tool]:
         view = self._env.view(session_id)
@@ -89,13 +97,15 @@ class ToolListings:
         params = ctx.params if isinstance(ctx.params, dict) else {}
         cursor = params.get("cursor") if isinstance(params.get("cursor"), str) else None
         try:
-            key = (self._env.view(session_of(ctx, self._env)).listing_key, str(ctx.protocol_version), cursor)
+            listing = self._env.view(session_of(ctx, self._env)).listing_key
         except SessionError:
             return await call_next(ctx)
-        hit = self._wire.get(key)
+        pages = self._wire.setdefault(listing, {})
+        key = (str(ctx.protocol_version), cursor)
+        hit = pages.get(key)
         if hit is None:
             hit = await call_next(ctx)
-            self._wire[key] = hit
+            pages[key] = hit
         return hit
 
 

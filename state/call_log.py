@@ -142,6 +142,11 @@ class CallLog:
             [new_id, source_id],
         ]
 
+    @staticmethod
+    def delete_op(session_id: str) -> list[object]:
+        """Delete a session's whole log (queued behind its earlier rows)."""
+        return ["sql", "DELETE FROM call_log WHERE session_id = ?", [session_id]]
+
     def inherit(self, source_id: str, new_id: str) -> None:
         """A fork continues its parent's numbering (its copied rows may still be queued)."""
         with self._lock:

@@ -102,6 +102,13 @@ class SessionStore:
         self._cache[session_id] = record
         return record
 
+    def delete(self, session_id: str) -> None:
+        """Remove the record for good (from DuckDB too when persisted)."""
+        with self._lock:
+            self._cache.pop(session_id, None)
+            if self.persist:
+                self._db.execute("DELETE FROM sessions WHERE session_id = ?", [session_id])
+
     def forget(self, session_id: str) -> None:
         """Drop the cached record (a persisted one is re-read on the next ``get``)."""
         self._cache.pop(session_id, None)

@@ -193,18 +193,30 @@ class StateStore:
     def reset(self, session_id: str, seed: int) -> World:
         """Back to the base world: drop every row, memo and pin the session accumulated."""
         with self._lock:
-            old = self.world(session_id, seed)
-            self._mutations(old)  # written rows are deleted below anyway
-            ops: list[Op] = [["sql", f"DELETE FROM {t} WHERE session_id = ?", [session_id]]
-                             for t in sorted(self._tables_of(old))]
-            for table, present in (("world_queries", old.queries), ("world_meta", old.created),
-                                   ("world_pinned", old.pinned)):
-                if present:
-                    ops.append(["sql", f"DELETE FROM {table} WHERE session_id = ?", [session_id]])
-            self.commit_ops(ops)
+            self.commit_ops(self._clear_ops(self.world(session_id, seed)))
             world = World(session_id=session_id, seed=seed)
             self._worlds[session_id] = world
             return world
+
+    def drop(self, session_id: str, seed: int, extra: list[Op] | None = None) -> None:
+        """Delete the session's state for good, in memory and in the database, with ``extra``
+        operations (its call log) in the same unit."""
+        with self._lock:
+            ops = self._clear_ops(self.world(session_id, seed)) + list(extra or [])
+            self._worlds.pop(session_id, None)
+            self.commit_ops(ops)
+
+    def _clear_ops(self, world: World) -> list[Op]:
+        """Statements deleting every row, memo and pin the world has in the database."""
+        self._mutations(world)  # written rows are deleted anyway
+        session_id = world.session_id
+        ops: list[Op] = [["sql", f"DELETE FROM {t} WHERE session_id = ?", [session_id]]
+                         for t in sorted(self._tables_of(world))]
+        for table, present in (("world_queries", world.queries), ("world_meta", world.created),
+                               ("world_pinned", world.pinned)):
+            if present:
+                ops.append(["sql", f"DELETE FROM {table} WHERE session_id = ?", [session_id]])
+        return ops
 
     def fork(self, source_id: str, seed: int, new_id: str, extra: list[Op] | None = None) -> World:
         """Copy a session's current state (memory and database) under a new session id."""

@@ -17,6 +17,7 @@ from env_server.rl.errors import (
     OptionsError,
     ResetNeededError,
     RolloutError,
+    TooManyEnvsError,
     UnknownEnvError,
 )
 from env_server.rl.judging import CallVerdict, StepJudgement, judge_steps, score_rollout
@@ -27,6 +28,6 @@ from env_server.rl.rewards import DenseReward, RewardFn, SparseReward
 __all__ = sorted([
     "DEFAULT_MAX_EPISODE_STEPS", "Action", "ActionError", "CallVerdict", "DenseReward", "EpisodeFinishedError",
     "Observation", "OptionsError", "OraclePolicy", "ResetNeededError", "ResetOptions", "RewardFn", "RolloutError",
-    "ScriptedPolicy", "SparseReward", "StepInfo", "StepJudgement", "ToolEnv", "UnknownEnvError",
+    "ScriptedPolicy", "SparseReward", "StepInfo", "StepJudgement", "ToolEnv", "TooManyEnvsError", "UnknownEnvError",
     "default_environment", "judge_steps", "score_rollout",
 ])

@@ -6,29 +6,50 @@
 * ``DELETE /v1/envs/{id}``       204
 
 Observation, info and action are those of :class:`~env_server.rl.env.ToolEnv`. Errors: an
-unknown env is 404; stepping a finished episode is 409; a malformed action or reset options
-are 422 with a message naming the field. Envs run on the server's ``ToolEnvironment``, so their
-sessions are also visible under ``/v1/sessions/{info.session_id}``. Routes are ``async``, so
-they run on the event loop, serialized with the MCP handlers.
+unknown env is 404; stepping or forking a finished episode is 409; a malformed action or reset
+options are 422 with a message naming the field; a create or fork past ``settings.max_envs``
+open envs is 429. An env no request used for ``settings.env_idle_timeout`` seconds is freed
+(checked whenever the registry is used) and then answers 404. Envs run on the server's
+``ToolEnvironment``, so their sessions are also visible under ``/v1/sessions/{info.session_id}``
+(read them there; drive them only here).
+
+Env work (reset, step, fork, close) runs in a worker thread, one operation at a time
+(``EnvRegistry.run``): a fork of 64 or a freshly generated scenario takes tens to hundreds of
+milliseconds, and the event loop keeps serving MCP and the other routes meanwhile. The
+environment is safe for that: its shared tables are guarded by locks or touched with single
+dict operations, DuckDB gets a cursor per thread, and a session is only ever driven by its env.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+import time
 import weakref
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+import anyio
 from fastapi import APIRouter, HTTPException, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from env_server.environment import ToolEnvironment
 from env_server.rl.env import ToolEnv
-from env_server.rl.errors import ActionError, EpisodeFinishedError, OptionsError, ResetNeededError, UnknownEnvError
+from env_server.rl.errors import (
+    ActionError,
+    EpisodeFinishedError,
+    OptionsError,
+    ResetNeededError,
+    TooManyEnvsError,
+    UnknownEnvError,
+)
 from env_server.rl.models import Action, ResetOptions, describe_errors
 
 PREFIX = "/v1/envs"
 MAX_FORK = 64
+T = TypeVar("T")
 
 
 class EnvCreateRequest(BaseModel):
@@ -69,45 +90,121 @@ class ForkResult(BaseModel):
 
 
 class EnvRegistry:
-    """Open envs of one ``ToolEnvironment`` by id (unguessable: holding one is the capability)."""
+    """Open envs of one ``ToolEnvironment`` by id (unguessable: holding one is the capability).
 
-    def __init__(self, environment: ToolEnvironment) -> None:
+    Bounded by ``settings.max_envs`` (:class:`TooManyEnvsError` past it) and
+    ``settings.env_idle_timeout``: an env no request touched for that many seconds (by
+    ``clock``) is closed the next time the registry is used. ``run`` executes env work in a
+    worker thread, one operation at a time per registry, so the event loop stays free.
+    """
+
+    def __init__(self, environment: ToolEnvironment, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.environment = environment
-        self._envs: dict[str, ToolEnv] = {}
+        self.max_envs = environment.settings.max_envs
+        self.idle_timeout = environment.settings.env_idle_timeout
+        self.clock = clock
+        self._envs: OrderedDict[str, _Slot] = OrderedDict()  # least recently touched first
         self._lock = threading.Lock()
+        # One worker at a time: envs and their sessions are not thread-safe, and requests
+        # waiting their turn wait on the event loop, not in a parked thread.
+        self._limiter = anyio.CapacityLimiter(1)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """Run ``work`` (env operations) off the event loop, after every earlier ``run``."""
+        return await anyio.to_thread.run_sync(work, limiter=self._limiter)
 
     def add(self, env: ToolEnv) -> str:
-        env_id = f"env_{secrets.token_hex(16)}"
+        """Register ``env``; closes it and raises ``TooManyEnvsError`` when full."""
+        return self.add_all([env])[0]
+
+    def add_all(self, envs: list[ToolEnv]) -> list[str]:
+        """Register ``envs`` (all or none); closes them and raises ``TooManyEnvsError`` when full."""
         with self._lock:
-            self._envs[env_id] = env
-        return env_id
+            self._sweep()
+            if len(self._envs) + len(envs) > self.max_envs:
+                for env in envs:
+                    env.close()
+                raise self._full(len(envs))
+            now = self.clock()
+            ids = []
+            for env in envs:
+                env_id = f"env_{secrets.token_hex(16)}"
+                self._envs[env_id] = _Slot(env, now)
+                ids.append(env_id)
+            return ids
+
+    def ensure_room(self, n: int) -> None:
+        """Raise ``TooManyEnvsError`` now if ``n`` more envs would not fit (before building them)."""
+        with self._lock:
+            self._sweep()
+            if len(self._envs) + n > self.max_envs:
+                raise self._full(n)
 
     def get(self, env_id: str) -> ToolEnv:
-        env = self._envs.get(env_id)
-        if env is None:
-            raise UnknownEnvError(f"unknown env '{env_id}'")
-        return env
+        """The env, marked as used now."""
+        with self._lock:
+            self._sweep()
+            slot = self._envs.get(env_id)
+            if slot is None:
+                raise self._unknown(env_id)
+            slot.touched = self.clock()
+            self._envs.move_to_end(env_id)
+            return slot.env
 
     def remove(self, env_id: str) -> None:
         with self._lock:
-            env = self._envs.pop(env_id, None)
-        if env is None:
-            raise UnknownEnvError(f"unknown env '{env_id}'")
-        env.close()
+            slot = self._envs.pop(env_id, None)
+        if slot is None:
+            raise self._unknown(env_id)
+        slot.env.close()
+
+    def sweep(self) -> int:
+        """Close the envs idle past the timeout; returns how many."""
+        with self._lock:
+            return self._sweep()
 
     def __len__(self) -> int:
         return len(self._envs)
+
+    def _sweep(self) -> int:
+        deadline = self.clock() - self.idle_timeout
+        expired = 0
+        while self._envs:
+            env_id, slot = next(iter(self._envs.items()))
+            if slot.touched > deadline:
+                break
+            del self._envs[env_id]
+            slot.env.close()
+            expired += 1
+        return expired
+
+    def _full(self, wanted: int) -> TooManyEnvsError:
+        return TooManyEnvsError(
+            f"too many open envs: {len(self._envs)} of {self.max_envs} (--max-envs) are open and {wanted} more "
+            f"were asked for; DELETE /v1/envs/{{id}} the envs you are done with (idle ones are freed after "
+            f"{self.idle_timeout:g} s, --env-idle-timeout)")
+
+    def _unknown(self, env_id: str) -> UnknownEnvError:
+        return UnknownEnvError(f"unknown env '{env_id}' (envs are freed after {self.idle_timeout:g} s without a "
+                               "request)")
+
+
+@dataclass
+class _Slot:
+    env: ToolEnv
+    touched: float  # clock() of the last request that used the env
 
 
 _REGISTRIES: weakref.WeakKeyDictionary[ToolEnvironment, EnvRegistry] = weakref.WeakKeyDictionary()
 _REGISTRIES_LOCK = threading.Lock()
 
 
-def env_registry_for(environment: ToolEnvironment) -> EnvRegistry:
+def env_registry_for(environment: ToolEnvironment, *, clock: Callable[[], float] | None = None) -> EnvRegistry:
+    """The registry bound to ``environment``, created on first use (``clock`` only applies then)."""
     with _REGISTRIES_LOCK:
         registry = _REGISTRIES.get(environment)
         if registry is None:
-            registry = _REGISTRIES[environment] = EnvRegistry(environment)
+            registry = _REGISTRIES[environment] = EnvRegistry(environment, clock=clock or time.monotonic)
         return registry
 
 
@@ -117,22 +214,33 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
 
     @router.post("", status_code=201)
     async def create(body: EnvCreateRequest) -> EnvCreated:
-        env = ToolEnv(environment)
-        try:
+        def work() -> EnvCreated:
+            envs.ensure_room(1)
+            env = ToolEnv(environment)
             options = ResetOptions.model_validate(body.options or {})
             observation, info = env.reset(seed=body.seed, options=options)
+            return EnvCreated(env_id=envs.add(env), observation=dict(observation), info=dict(info))
+
+        try:
+            return await envs.run(work)
         except ValidationError as exc:
             raise HTTPException(422, "malformed reset options: " + describe_errors(exc)) from None
         except OptionsError as exc:
             raise HTTPException(422, str(exc)) from None
-        return EnvCreated(env_id=envs.add(env), observation=dict(observation), info=dict(info))
+        except TooManyEnvsError as exc:
+            raise HTTPException(429, str(exc)) from None
 
     @router.post("/{env_id}/step")
     async def step(env_id: str, body: StepRequest) -> StepResult:
-        try:
+        def work() -> StepResult:
             env = envs.get(env_id)
             action = Action.model_validate(body.action)
             observation, reward, terminated, truncated, info = env.step(action)
+            return StepResult(observation=dict(observation), reward=reward, terminated=terminated,
+                              truncated=truncated, info=dict(info))
+
+        try:
+            return await envs.run(work)
         except UnknownEnvError as exc:
             raise HTTPException(404, str(exc)) from None
         except ValidationError as exc:
@@ -141,23 +249,29 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
             raise HTTPException(422, str(exc)) from None
         except EpisodeFinishedError as exc:
             raise HTTPException(409, str(exc)) from None
-        return StepResult(observation=dict(observation), reward=reward, terminated=terminated,
-                          truncated=truncated, info=dict(info))
 
     @router.post("/{env_id}/fork", status_code=201)
     async def fork(env_id: str, body: ForkRequest | None = None) -> ForkResult:
+        n = (body or ForkRequest()).n
+
+        def work() -> ForkResult:
+            env = envs.get(env_id)
+            envs.ensure_room(n)
+            return ForkResult(env_ids=envs.add_all(env.fork(n)))
+
         try:
-            forks = envs.get(env_id).fork((body or ForkRequest()).n)
+            return await envs.run(work)
         except UnknownEnvError as exc:
             raise HTTPException(404, str(exc)) from None
-        except ResetNeededError as exc:  # pragma: no cover - envs are reset when created
+        except (EpisodeFinishedError, ResetNeededError) as exc:
             raise HTTPException(409, str(exc)) from None
-        return ForkResult(env_ids=[envs.add(f) for f in forks])
+        except TooManyEnvsError as exc:
+            raise HTTPException(429, str(exc)) from None
 
     @router.delete("/{env_id}", status_code=204)
     async def delete(env_id: str) -> Response:
         try:
-            envs.remove(env_id)
+            await envs.run(lambda: envs.remove(env_id))
         except UnknownEnvError as exc:
             raise HTTPException(404, str(exc)) from None
         return Response(status_code=204)

@@ -22,7 +22,8 @@
   episode used ``max_steps`` actions first. Stepping a finished episode raises
   :class:`EpisodeFinishedError`; stepping before ``reset`` raises :class:`ResetNeededError`.
 * ``fork(n)``: n independent envs sharing this episode's prefix (world state, call log,
-  matcher and user state, history). They continue from here independently.
+  matcher and user state, history). They continue from here independently. A finished
+  episode cannot be forked (:class:`EpisodeFinishedError`).
 
 Determinism: given the seed (or scenario id) and the actions, observations, rewards, info and
 state digests are identical (session ids excepted). An env is not thread-safe; use one per
@@ -132,9 +133,7 @@ class ToolEnv:
 
     def step(self, action: Action | dict[str, Any]) -> tuple[Observation, float, bool, bool, StepInfo]:
         session = self._session()
-        if self.terminated or self.truncated:
-            why = "terminated (every task ended)" if self.terminated else f"truncated after {self.max_steps} steps"
-            raise EpisodeFinishedError(f"the episode is over: it {why}; call reset() to start a new one")
+        self._check_running("call reset() to start a new one")
         act = parse_action(action)
         task = session.current
         self.episode_step += 1
@@ -182,6 +181,7 @@ class ToolEnv:
         session = self._session()
         if n < 1:
             raise ValueError("fork(n) needs n >= 1")
+        self._check_running("fork before the last step, or reset() to start a new one")
         return [self._copy_with(self.pool.fork(session)) for _ in range(n)]
 
     def _copy_with(self, session: ScenarioSession) -> ToolEnv:
@@ -229,6 +229,11 @@ class ToolEnv:
         if self.entry is None:
             raise ResetNeededError("call reset() first")
         return self.entry
+
+    def _check_running(self, advice: str) -> None:
+        if self.terminated or self.truncated:
+            why = "terminated (every task ended)" if self.terminated else f"truncated after {self.max_steps} steps"
+            raise EpisodeFinishedError(f"the episode is over: it {why}; {advice}")
 
     def _release(self) -> None:
         if self.session is not None:

@@ -3,10 +3,11 @@
     ToolenvError
     └── RolloutError              the env API was used wrongly
         ├── ResetNeededError      step() or fork() before the first reset()
-        ├── EpisodeFinishedError  step() after the episode terminated or was truncated (HTTP 409)
+        ├── EpisodeFinishedError  step() or fork() after the episode terminated or was truncated (HTTP 409)
         ├── ActionError           the action is not an assistant message (HTTP 422)
         ├── OptionsError          reset options are malformed or name an unknown scenario (HTTP 422)
-        └── UnknownEnvError       no env with that id (HTTP 404)
+        ├── UnknownEnvError       no env with that id (HTTP 404)
+        └── TooManyEnvsError      the server holds its maximum of open envs (HTTP 429)
 
 The agent's own mistakes (a wrong tool name, bad arguments, arguments that are not JSON) are
 not errors here: they come back as tool messages and cost reward.
@@ -26,7 +27,7 @@ class ResetNeededError(RolloutError):
 
 
 class EpisodeFinishedError(RolloutError):
-    """``step()`` was called after the episode terminated or was truncated; call ``reset()``."""
+    """``step()`` or ``fork()`` was called after the episode terminated or was truncated; call ``reset()``."""
 
 
 class ActionError(RolloutError, ValueError):
@@ -42,3 +43,7 @@ class UnknownEnvError(RolloutError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class TooManyEnvsError(RolloutError):
+    """The server already holds ``max_envs`` open envs; delete some or wait for idle ones to expire."""
