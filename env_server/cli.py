@@ -66,14 +66,26 @@ def serve(
     admin_token: Annotated[
         str | None,
         typer.Option(envvar="TOOLENV_ADMIN_TOKEN",
-                     help="Bearer token for scenario results and call matching; generated and printed when not given."),
+                     help="Bearer token for the routes that reveal gold (scenario results, RL envs over evaluation "
+                          "scenarios, fork/reset of their sessions). Visible in 'ps': prefer the TOOLENV_ADMIN_TOKEN "
+                          "environment variable or --admin-token-file. Generated and printed when none is given."),
     ] = None,
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option(help="Read the admin token from this file (surrounding whitespace stripped); "
+                          "keeps it out of 'ps' and shell history."),
+    ] = None,
+    rl: Annotated[
+        bool,
+        typer.Option("--rl/--no-rl", help="Serve the RL env routes (/v1/envs); --no-rl leaves them out (404)."),
+    ] = True,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
 
     from env_server.runner import run_http, run_stdio
 
+    given_token = _admin_token(admin_token, admin_token_file)
     settings = ServerSettings(
         host=host,
         port=port,
@@ -81,7 +93,8 @@ def serve(
         catalog_paths=list(catalog or []),
         seed=seed,
         stdio_session=session,
-        admin_token=admin_token or (None if stdio else secrets.token_urlsafe(24)),
+        admin_token=given_token or (None if stdio else secrets.token_urlsafe(24)),
+        rl_plane=rl,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     cat = _load(settings.catalog_paths)
@@ -94,11 +107,30 @@ def serve(
     out.print(f"toolenv: {len(cat)} tools from {', '.join(cat.sources)}")
     out.print(f"MCP endpoint (free play, all tools + search_tools): [bold]{url}[/bold]")
     out.print(f"Per-session endpoints: http://{host}:{port}/sessions/<session_id>/mcp  (create with POST /v1/sessions)")
-    if not admin_token:
-        out.print(f"Admin token (scenario results, call matching; generated): [bold]{settings.admin_token}[/bold]")
+    if not given_token:
+        out.print(f"Admin token (routes that reveal gold; generated): [bold]{settings.admin_token}[/bold]")
     out.print("Client config snippet:")
     out.print_json(json.dumps({"mcpServers": {"toolenv": {"type": "http", "url": url}}}))
     run_http(cat, settings)
+
+
+def _admin_token(value: str | None, path: Path | None) -> str | None:
+    """The admin token from --admin-token / TOOLENV_ADMIN_TOKEN or --admin-token-file (exit 2 on misuse)."""
+    if path is None:
+        return value
+    if value:
+        err.print("[red]error:[/red] give the admin token once: --admin-token (or TOOLENV_ADMIN_TOKEN) "
+                  "or --admin-token-file, not both")
+        raise typer.Exit(2)
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        err.print(f"[red]error:[/red] cannot read --admin-token-file {path}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    if not token:
+        err.print(f"[red]error:[/red] --admin-token-file {path} is empty")
+        raise typer.Exit(2)
+    return token
 
 
 @specs_app.command("list")

@@ -39,7 +39,15 @@ class ServerSettings(BaseModel):
     admin_token: str | None = Field(
         default=None,
         description=(
-            "Bearer token for routes that reveal judgement (scenario results, call matching). "
+            "Bearer token for routes that reveal gold (scenario results and call matching, RL envs "
+            "over evaluation scenarios, fork/reset of their sessions). "
             "None: the HTTP app generates one at start (toolenv serve prints it)."
+        ),
+    )
+    rl_plane: bool = Field(
+        default=True,
+        description=(
+            "Serve the RL env routes (/v1/envs). Envs over evaluation scenarios need the admin token "
+            "either way; False leaves the routes out (404)."
         ),
     )

@@ -8,6 +8,7 @@ The tree::
     │   ├── ArgumentError         arguments fail the tool's input schema
     │   └── EntityNotFoundError   the simulated API has no such id (a 404 in a real API)
     ├── SessionError              protocol/session misuse; becomes a JSON-RPC error
+    │   └── UnknownSessionError   no such session (never made, or deleted); 404 on its routes
     └── InfraError                our own failure; never charged to the agent
 
 Only ``ToolCallError`` subclasses are shown to the agent as observations. ``SessionError``
@@ -46,6 +47,10 @@ class EntityNotFoundError(ToolCallError):
 
 class SessionError(ToolenvError):
     """A request names an unknown session or misuses one."""
+
+
+class UnknownSessionError(SessionError):
+    """No session has that id: it was never created, or it was deleted."""
 
 
 class InfraError(ToolenvError):

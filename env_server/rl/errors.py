@@ -6,7 +6,8 @@
         ├── EpisodeFinishedError  step() after the episode terminated or was truncated (HTTP 409)
         ├── ActionError           the action is not an assistant message (HTTP 422)
         ├── OptionsError          reset options are malformed or name an unknown scenario (HTTP 422)
-        └── UnknownEnvError       no env with that id (HTTP 404)
+        ├── UnknownEnvError       no env with that id (HTTP 404)
+        └── AdminTokenError       the env plays an evaluation scenario: admin token missing (401) or wrong (403)
 
 The agent's own mistakes (a wrong tool name, bad arguments, arguments that are not JSON) are
 not errors here: they come back as tool messages and cost reward.
@@ -42,3 +43,7 @@ class UnknownEnvError(RolloutError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class AdminTokenError(RolloutError, PermissionError):
+    """The server wants its admin token (the env plays an evaluation scenario) or got a wrong one."""
