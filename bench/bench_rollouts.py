@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -211,9 +212,11 @@ def bench_http(episodes: int, concurrency: int) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    token = secrets.token_urlsafe(24)  # built-in scenarios are evaluation split: their envs need it
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "env_server.cli", "serve", "--port", str(port), "--db", str(Path(tmp) / "b.duckdb")]
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env={**os.environ, "TOOLENV_ADMIN_TOKEN": token})
         others = set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
         if others:  # the server gets its own CPU(s); the client keeps the pinned one
             os.sched_setaffinity(proc.pid, others)
@@ -229,7 +232,7 @@ def bench_http(episodes: int, concurrency: int) -> None:
                         raise RuntimeError("server did not start") from None
                     time.sleep(0.1)
             cpu0, server0 = time.process_time(), _cpu_seconds(proc.pid)
-            anyio.run(_http_rollouts, url, episodes, concurrency)
+            anyio.run(_http_rollouts, url, episodes, concurrency, token)
             print(f"  CPU used: client {time.process_time() - cpu0:.1f} s, server {_cpu_seconds(proc.pid) - server0:.1f} s")
         finally:
             proc.terminate()
@@ -241,9 +244,9 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _http_rollouts(url: str, episodes: int, concurrency: int) -> None:
+async def _http_rollouts(url: str, episodes: int, concurrency: int, token: str) -> None:
     specs = ScenarioPool(default_environment()).specs
-    async with RolloutClient(url, concurrency=concurrency) as client:
+    async with RolloutClient(url, concurrency=concurrency, admin_token=token) as client:
         warm = await client.reset(seed=0)
         await client.close_env(warm.env_id)
         steps = 0

@@ -14,13 +14,17 @@
 * Retries: up to ``retries`` more attempts with exponential backoff on 502/503/504 and on
   transport errors. A step is only retried when the request cannot have reached the server
   (connect errors and pool timeouts): replaying a step the server already ran would act twice.
+* Admin token: envs over evaluation scenarios (every built-in one) need the server's admin
+  token; pass ``admin_token`` or set ``TOOLENV_ADMIN_TOKEN``. Generated scenarios
+  (``options={"generator": {...}}``) need none.
 * Errors: 404 raises ``UnknownEnvError``, 409 ``EpisodeFinishedError``, 422 ``ActionError``
-  (``OptionsError`` for reset), 429 ``TooManyEnvsError`` (the server's ``--max-envs``; not
-  retried), anything else ``httpx.HTTPStatusError``.
+  (``OptionsError`` for reset), 401/403 ``AdminTokenError``, 429 ``TooManyEnvsError`` (the
+  server's ``--max-envs``; not retried), anything else ``httpx.HTTPStatusError``.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -30,6 +34,7 @@ import httpx
 
 from env_server.rl.errors import (
     ActionError,
+    AdminTokenError,
     EpisodeFinishedError,
     OptionsError,
     RolloutError,
@@ -38,6 +43,7 @@ from env_server.rl.errors import (
 )
 
 T = TypeVar("T")
+TOKEN_ENV = "TOOLENV_ADMIN_TOKEN"
 RETRY_STATUS = frozenset({502, 503, 504})
 UNSENT_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -73,14 +79,18 @@ class RolloutClient:
         retries: int = 3,
         backoff_s: float = 0.05,
         transport: httpx.AsyncBaseTransport | None = None,
+        admin_token: str | None = None,
     ) -> None:
+        """``admin_token`` defaults to ``$TOOLENV_ADMIN_TOKEN``; it is sent with every request."""
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         self.base_url = base_url.rstrip("/")
         self.concurrency = concurrency
         self.retries = retries
         self.backoff_s = backoff_s
+        token = admin_token if admin_token is not None else os.environ.get(TOKEN_ENV)
         self._http = httpx.AsyncClient(
+            headers={"Authorization": f"Bearer {token}"} if token else None,
             base_url=self.base_url,
             timeout=httpx.Timeout(timeout),
             limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
@@ -187,6 +197,8 @@ def _decode(response: httpx.Response, unprocessable: type[RolloutError]) -> dict
     if response.is_success:
         return dict(response.json())
     detail = _detail(response)
+    if response.status_code in (401, 403):
+        raise AdminTokenError(detail)
     if response.status_code == 404:
         raise UnknownEnvError(detail)
     if response.status_code == 409:

@@ -12,35 +12,45 @@ Routes:
 * ``POST /v1/sessions/{id}/reset``  back to the base world (the log is kept)
 * ``POST /v1/sessions/{id}/fork``   copy state and log prefix into a new session
 * ``DELETE /v1/sessions/{id}``      delete the session, its world and its call log (204)
-* ``GET  /v1/health``             liveness and catalog size
+* ``GET  /v1/health``             liveness, counts and versions (no filesystem paths)
 
 ``POST /v1/sessions`` with a ``scenario_id`` creates a live scenario session instead (same
 body and answer as ``POST /v1/scenario-sessions``, see ``orchestrator/api.py``). Routes that
 reveal judgement need ``Authorization: Bearer <settings.admin_token>``; when the settings
-carry no token, :func:`build_app` generates one and stores it there.
+carry no token, :func:`build_app` generates one and stores it there. Fork and reset of a
+``gold_guarded`` session (one playing an evaluation scenario: a scenario session or an RL env's
+session) are such routes: a fork's world holds the gold observations the session was served.
+
+A session that does not exist (never created, or a deleted scenario session) is 404 on every
+route, ``/sessions/{id}/mcp`` included (with a JSON-RPC error body the MCP client surfaces).
+``settings.rl_plane=False`` leaves out the ``/v1/envs`` router.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import importlib.metadata
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Response
+from fastapi import FastAPI, Header, HTTPException, Response
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.responses import JSONResponse
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
-from env_server.errors import SessionConflictError, SessionError
+from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
 from env_server.orchestrator.api import (
     MAX_DISTRACTORS,
     ScenarioSessionCreated,
     ScenarioSessionRequest,
     build_scenario_router,
+    check_admin,
     create_scenario_session,
 )
 from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
@@ -49,6 +59,10 @@ from env_server.orchestrator.sessions import registry_for
 from env_server.rl.api import build_env_router
 from env_server.server import build_server
 from state import CallRecord, SessionRecord
+
+
+_MCP_VERSION = importlib.metadata.version("mcp")
+GUARD_NOTE = "'Bearer <admin token>'; needed when the session plays an evaluation scenario (gold_guarded)."
 
 
 class SessionCreateRequest(BaseModel):
@@ -86,6 +100,28 @@ class ForkRequest(BaseModel):
     session_id: str | None = None
 
 
+class KnownSessionsOnly:
+    """ASGI wrapper of the MCP endpoint: ``/sessions/{id}/mcp`` of a session that does not
+    exist is a 404 (never served, never logged), with a JSON-RPC error the MCP client shows."""
+
+    def __init__(self, env: ToolEnvironment, app: ASGIApp) -> None:
+        self.env = env
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        session_id = scope.get("path_params", {}).get("session_id")
+        if session_id is not None:
+            try:
+                self.env.view(session_id)
+            except UnknownSessionError as exc:
+                body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": str(exc)}}
+                await JSONResponse(body, status_code=404)(scope, receive, send)
+                return
+            except SessionError:
+                pass  # e.g. tools missing from the catalog: the handlers answer with a JSON-RPC error
+        await self.app(scope, receive, send)
+
+
 def build_app(env: ToolEnvironment) -> FastAPI:
     if env.settings.admin_token is None:
         env.settings.admin_token = secrets.token_urlsafe(24)
@@ -105,15 +141,18 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
     # Control-plane routes are async on purpose: they run on the event loop, like the MCP
     # handlers, so session state is only ever touched from one thread.
-    endpoint = EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size)
+    endpoint = KnownSessionsOnly(env, EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size))
     for path in ("/mcp", "/sessions/{session_id}/mcp"):
         app.router.routes.append(Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
     app.include_router(build_scenario_router(env))
-    app.include_router(build_env_router(env))
+    if env.settings.rl_plane:
+        app.include_router(build_env_router(env))
 
     @app.get("/v1/health")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "tools": len(env.catalog), "sources": env.catalog.sources}
+        # Counts and versions only: no filesystem path (catalog, database) in an open route.
+        return {"status": "ok", "version": app.version, "mcp_version": _MCP_VERSION, "tools": len(env.catalog),
+                "catalogs": len(env.catalog.sources), "groups": len(env.catalog.groups)}
 
     @app.post("/v1/sessions", status_code=201)
     async def create_session(body: SessionCreateRequest) -> SessionCreateResult | ScenarioSessionCreated:
@@ -168,12 +207,20 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         world = env.store.world(view.session_id, view.record.seed)
         return StateResult(session_id=session_id, digest=world.digest(), rows=len(world.rows))
 
-    @app.post("/v1/sessions/{session_id}/reset")
-    async def reset(session_id: str) -> StateResult:
+    def admit_branching(session_id: str, authorization: str | None) -> None:
+        """404 for an unknown session; the admin token for a gold-guarded one."""
         try:
-            env.reset_session(session_id)
+            guarded = env.view(session_id).record.gold_guarded
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
+        if guarded:
+            check_admin(env, authorization)
+
+    @app.post("/v1/sessions/{session_id}/reset")
+    async def reset(session_id: str, authorization: str | None = Header(default=None, description=GUARD_NOTE)
+                    ) -> StateResult:
+        admit_branching(session_id, authorization)
+        env.reset_session(session_id)
         return await get_state(session_id)
 
     @app.delete("/v1/sessions/{session_id}", status_code=204)
@@ -194,12 +241,13 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         return Response(status_code=204)
 
     @app.post("/v1/sessions/{session_id}/fork", status_code=201)
-    async def fork(session_id: str, body: ForkRequest | None = None) -> SessionCreateResult:
+    async def fork(session_id: str, body: ForkRequest | None = None,
+                   authorization: str | None = Header(default=None, description=GUARD_NOTE)) -> SessionCreateResult:
+        admit_branching(session_id, authorization)
         try:
             view = env.fork_session(session_id, (body or ForkRequest()).session_id)
         except SessionError as exc:
-            code = 404 if "unknown session" in str(exc) else 422
-            raise HTTPException(code, str(exc)) from None
+            raise HTTPException(422, str(exc)) from None
         return SessionCreateResult(
             session=view.record, mcp_path=f"/sessions/{view.session_id}/mcp", tool_count=len(view.names)
         )

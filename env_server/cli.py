@@ -83,7 +83,9 @@ def serve(
     admin_token: Annotated[
         str | None,
         typer.Option(envvar="TOOLENV_ADMIN_TOKEN",
-                     help="Bearer token for scenario results and call matching; generated and printed when not given."),
+                     help="Bearer token for the routes that reveal gold (scenario results, RL envs over evaluation "
+                          "scenarios, fork/reset of their sessions). Visible in 'ps': prefer the TOOLENV_ADMIN_TOKEN "
+                          "environment variable or --admin-token-file. Generated and printed when none is given."),
     ] = None,
     stdio_max_line_bytes: Annotated[
         int,
@@ -96,12 +98,22 @@ def serve(
     env_idle_timeout: Annotated[
         float, typer.Option(min=1, help="Seconds without a request after which an RL env is freed (then 404).")
     ] = DEFAULT_ENV_IDLE_TIMEOUT_S,
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option(help="Read the admin token from this file (surrounding whitespace stripped); "
+                          "keeps it out of 'ps' and shell history."),
+    ] = None,
+    rl: Annotated[
+        bool,
+        typer.Option("--rl/--no-rl", help="Serve the RL env routes (/v1/envs); --no-rl leaves them out (404)."),
+    ] = True,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
 
     from env_server.runner import run_http, run_stdio
 
+    given_token = _admin_token(admin_token, admin_token_file)
     settings = ServerSettings(
         host=host,
         port=port,
@@ -110,9 +122,10 @@ def serve(
         seed=seed,
         stdio_session=session,
         stdio_max_line_bytes=stdio_max_line_bytes,
-        admin_token=admin_token or (None if stdio else secrets.token_urlsafe(24)),
+        admin_token=given_token or (None if stdio else secrets.token_urlsafe(24)),
         max_envs=max_envs,
         env_idle_timeout=env_idle_timeout,
+        rl_plane=rl,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     db_handle = _open_database(settings, stdio=stdio)  # before the catalog: a busy file fails fast
@@ -128,8 +141,8 @@ def serve(
     out.print(f"MCP endpoint (free play, all tools + search_tools): [bold]{url}[/bold]")
     out.print(f"Per-session endpoints: http://{host}:{port}/sessions/<session_id>/mcp  (create with POST /v1/sessions)")
     out.print(f"Database (call log, sessions; --db to change): {env.db.path}", markup=False)
-    if not admin_token:
-        out.print(f"Admin token (scenario results, call matching; generated): [bold]{settings.admin_token}[/bold]")
+    if not given_token:
+        out.print(f"Admin token (routes that reveal gold; generated): [bold]{settings.admin_token}[/bold]")
     out.print("Client config snippet:")
     out.print_json(json.dumps({"mcpServers": {"toolenv": {"type": "http", "url": url}}}))
     run_http(env)
@@ -163,6 +176,25 @@ def _environment(cat: Catalog, settings: ServerSettings, db: Database, *, stdio:
                       "(sessions are created over HTTP with POST /v1/sessions)", markup=False)
             raise typer.Exit(1) from None
     return env
+
+
+def _admin_token(value: str | None, path: Path | None) -> str | None:
+    """The admin token from --admin-token / TOOLENV_ADMIN_TOKEN or --admin-token-file (exit 2 on misuse)."""
+    if path is None:
+        return value
+    if value:
+        err.print("[red]error:[/red] give the admin token once: --admin-token (or TOOLENV_ADMIN_TOKEN) "
+                  "or --admin-token-file, not both")
+        raise typer.Exit(2)
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        err.print(f"[red]error:[/red] cannot read --admin-token-file {path}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    if not token:
+        err.print(f"[red]error:[/red] --admin-token-file {path} is empty")
+        raise typer.Exit(2)
+    return token
 
 
 @specs_app.command("list")

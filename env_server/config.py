@@ -42,7 +42,8 @@ class ServerSettings(BaseModel):
     admin_token: str | None = Field(
         default=None,
         description=(
-            "Bearer token for routes that reveal judgement (scenario results, call matching). "
+            "Bearer token for routes that reveal gold (scenario results and call matching, RL envs "
+            "over evaluation scenarios, fork/reset of their sessions). "
             "None: the HTTP app generates one at start (toolenv serve prints it)."
         ),
     )
@@ -56,3 +57,10 @@ class ServerSettings(BaseModel):
                           description="Open RL envs at most; a create or fork past it answers 429.")
     env_idle_timeout: float = Field(default=DEFAULT_ENV_IDLE_TIMEOUT_S, gt=0,
                                     description="Seconds without a request after which an RL env is freed.")
+    rl_plane: bool = Field(
+        default=True,
+        description=(
+            "Serve the RL env routes (/v1/envs). Envs over evaluation scenarios need the admin token "
+            "either way; False leaves the routes out (404)."
+        ),
+    )

@@ -24,6 +24,7 @@ from env_server.errors import (
     SessionConflictError,
     SessionError,
     ToolCallError,
+    UnknownSessionError,
 )
 from env_server.search import ToolSearchIndex
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
@@ -199,8 +200,13 @@ class ToolEnvironment:
         label: str | None = None,
         pairs: list[tuple[str, str]] | None = None,
         base_world: Literal["seeded", "empty"] = "seeded",
+        gold_guarded: bool = False,
     ) -> SessionView:
-        """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``."""
+        """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``.
+
+        ``gold_guarded`` marks a session that plays an evaluation-split scenario (see
+        ``SessionRecord.gold_guarded``); its forks inherit the mark.
+        """
         pairs = list(pairs or [])
         if group is not None:
             if group not in self.catalog.groups:
@@ -227,6 +233,7 @@ class ToolEnvironment:
             label=label,
             created_at=self._timestamp(),
             base_world=base_world,
+            gold_guarded=gold_guarded,
         )
         try:
             self.sessions.create(record)
@@ -245,7 +252,7 @@ class ToolEnvironment:
             return hit
         record = self.sessions.get(session_id)
         if record is None:
-            raise SessionError(f"unknown session '{session_id}'")
+            raise UnknownSessionError(f"unknown session '{session_id}'")
         self.store.flush()  # a released session's queued calls must be in DuckDB before its log is read
         return self._hold_view(record)
 
@@ -437,6 +444,7 @@ class ToolEnvironment:
             label=f"fork of {session_id}",
             pairs=view.record.tools,
             base_world=view.record.base_world,
+            gold_guarded=view.record.gold_guarded,
         )
         self.store.fork(view.session_id, view.record.seed, fork.session_id,
                         extra=[CallLog.copy_op(view.session_id, fork.session_id)])
@@ -475,6 +483,12 @@ class ToolEnvironment:
         self.store.drop(session_id, view.record.seed, extra=[CallLog.delete_op(session_id)])
         self.release_session(session_id)
         self.sessions.delete(session_id)
+
+    def retire_session(self, session_id: str) -> None:
+        """Release a session and delete it for good: no lookup finds it again, not even after a
+        restart on the same database (its call log stays there for audit)."""
+        self.sessions.retire(session_id, self._timestamp())  # first: nothing can load it again meanwhile
+        self.release_session(session_id)
 
     def held_counts(self) -> dict[str, int]:
         """In-memory per-session entries (views, call hooks, worlds, records, log counters): for leak checks."""

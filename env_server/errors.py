@@ -8,7 +8,8 @@ The tree::
     │   ├── ArgumentError         arguments fail the tool's input schema
     │   └── EntityNotFoundError   the simulated API has no such id (a 404 in a real API)
     ├── SessionError              protocol/session misuse; becomes a JSON-RPC error
-    │   └── SessionConflictError  the session exists but cannot do that (REST 409)
+    │   ├── SessionConflictError  the session exists but cannot do that (REST 409)
+    │   └── UnknownSessionError   no such session (never made, or deleted); 404 on its routes
     └── InfraError                our own failure; never charged to the agent
 
 Only ``ToolCallError`` subclasses are shown to the agent as observations. ``SessionError``
@@ -51,6 +52,8 @@ class SessionError(ToolenvError):
 
 class SessionConflictError(SessionError):
     """The session exists but cannot do what was asked (e.g. be deleted while its owner drives it)."""
+class UnknownSessionError(SessionError):
+    """No session has that id: it was never created, or it was deleted."""
 
 
 class InfraError(ToolenvError):

@@ -1,7 +1,9 @@
 """Persisted session records: which tools a session sees, its seed and its clock.
 
 Sessions survive a restart on the same database, so a client can keep using
-``/sessions/{id}/mcp`` after the server comes back.
+``/sessions/{id}/mcp`` after the server comes back. A *retired* session (a deleted scenario
+session) keeps its row, marked with ``deleted_at``: its call log stays for audit, but no
+lookup finds it again and its id is never reused.
 """
 
 from __future__ import annotations
@@ -25,7 +27,17 @@ CREATE TABLE IF NOT EXISTS sessions (
     created_at VARCHAR NOT NULL
 );
 ALTER TABLE sessions ADD COLUMN IF NOT EXISTS base_world VARCHAR DEFAULT 'seeded';
+ALTER TABLE sessions ADD COLUMN IF NOT EXISTS deleted_at VARCHAR;
 """
+# Added with gold_guarded: scenario (sc_) and RL (rl_) sessions made before it existed play
+# built-in scenarios, so they are guarded too.
+_GUARD_COLUMN = """
+ALTER TABLE sessions ADD COLUMN gold_guarded BOOLEAN DEFAULT FALSE;
+UPDATE sessions SET gold_guarded = TRUE
+ WHERE (starts_with(session_id, 'sc_') AND starts_with(label, 'scenario '))
+    OR (starts_with(session_id, 'rl_') AND starts_with(label, 'rl '));
+"""
+_COLUMNS = "session_id, seed, today, tools, label, created_at, base_world, gold_guarded"
 
 
 class SessionRecord(BaseModel):
@@ -41,6 +53,9 @@ class SessionRecord(BaseModel):
     # "seeded": user-owned collections (calendars, issues, files, …) start with a few rows;
     # "empty": they start empty.
     base_world: Literal["seeded", "empty"] = "seeded"
+    # The session plays an evaluation-split scenario: its world may hold gold observations,
+    # so forking or resetting it over REST needs the admin token.
+    gold_guarded: bool = False
 
 
 class SessionStore:
@@ -54,19 +69,22 @@ class SessionStore:
         self._db = db
         self.persist = persist
         self._db.execute(_DDL)
+        columns = {r[0] for r in self._db.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions'").fetchall()}
+        if "gold_guarded" not in columns:
+            self._db.execute(_GUARD_COLUMN)
         self._cache: dict[str, SessionRecord] = {}
         self._lock = threading.Lock()
 
     def create(self, record: SessionRecord) -> SessionRecord:
         with self._lock:
-            if self.get(record.session_id) is not None:
+            if self.get(record.session_id) is not None or self._retired(record.session_id):
                 raise KeyError(record.session_id)
             if not self.persist:
                 self._cache[record.session_id] = record
                 return record
             self._db.execute(
-                "INSERT INTO sessions (session_id, seed, today, tools, label, created_at, base_world)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO sessions ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     record.session_id,
                     record.seed,
@@ -75,6 +93,7 @@ class SessionStore:
                     record.label,
                     record.created_at,
                     record.base_world,
+                    record.gold_guarded,
                 ],
             )
             self._cache[record.session_id] = record
@@ -85,8 +104,7 @@ class SessionStore:
         if hit is not None or not self.persist:
             return hit
         row = self._db.execute(
-            "SELECT session_id, seed, today, tools, label, created_at, base_world FROM sessions WHERE session_id = ?",
-            [session_id],
+            f"SELECT {_COLUMNS} FROM sessions WHERE session_id = ? AND deleted_at IS NULL", [session_id],
         ).fetchone()
         if row is None:
             return None
@@ -98,6 +116,7 @@ class SessionStore:
             label=row[4],
             created_at=row[5],
             base_world=row[6] or "seeded",
+            gold_guarded=bool(row[7]),
         )
         self._cache[session_id] = record
         return record
@@ -112,6 +131,19 @@ class SessionStore:
     def forget(self, session_id: str) -> None:
         """Drop the cached record (a persisted one is re-read on the next ``get``)."""
         self._cache.pop(session_id, None)
+
+    def retire(self, session_id: str, at: str) -> None:
+        """Mark a session deleted for good: ``get`` no longer finds it, ``create`` refuses its id."""
+        with self._lock:
+            self._cache.pop(session_id, None)
+            if self.persist:
+                self._db.execute("UPDATE sessions SET deleted_at = ? WHERE session_id = ?", [at, session_id])
+
+    def _retired(self, session_id: str) -> bool:
+        if not self.persist:
+            return False
+        row = self._db.execute("SELECT 1 FROM sessions WHERE session_id = ?", [session_id]).fetchone()
+        return row is not None
 
     def cached(self) -> int:
         return len(self._cache)

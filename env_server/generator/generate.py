@@ -25,6 +25,7 @@ from env_server.orchestrator.loading import ScenarioLoad
 from env_server.orchestrator.models import ScenarioSpec, TaskType, TurnSubtype
 from env_server.orchestrator.native import NativeScenarioFile, to_scenario_spec
 from env_server.orchestrator.sessions import ScenarioSessions
+from env_server.orchestrator.splits import GENERATED_ORIGIN
 
 TASKS_PER_SCENARIO = 4
 MAX_ATTEMPTS = 8
@@ -178,7 +179,7 @@ def _compose(c: Composer, allowed: list[TaskType], settings: GeneratorSettings) 
 def generate_scenario(seed: int, params: GeneratorSettings | None = None, catalog: Catalog | None = None
                       ) -> ScenarioSpec:
     """A fresh, validated-by-construction scenario for ``seed`` (same seed, same scenario)."""
-    spec = to_scenario_spec(generate_native(seed, params, catalog), origin=f"generator:seed={seed}")
+    spec = to_scenario_spec(generate_native(seed, params, catalog), origin=f"{GENERATED_ORIGIN}seed={seed}")
     if spec.load_problems:
         raise GeneratorError(f"seed {seed}: generated references do not resolve: {spec.load_problems}")
     return spec

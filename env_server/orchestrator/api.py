@@ -9,13 +9,16 @@ Driving a session needs only its id (unguessable; holding it is the capability):
 * ``POST /v1/scenario-sessions/{id}/reply`` ``{content}``: the agent's text (an answer or a
   clarifying question) -> the user's next turn (``UserTurn``; ``done`` once every task ended).
 * ``GET  /v1/scenario-sessions/{id}``: progress and transcript (``SessionStatus``).
-* ``DELETE /v1/scenario-sessions/{id}``: end it and free its memory (204).
+* ``DELETE /v1/scenario-sessions/{id}``: end it for good (204): every route of the session,
+  REST and ``/sessions/{id}/mcp``, answers 404 from then on, also after a restart.
 
 Judging needs the admin token (``Authorization: Bearer <token>``, see ``toolenv serve
 --admin-token``); missing is 401, wrong is 403:
 
 * ``GET  /v1/scenario-sessions/{id}/result``: per-task labels and reasons, live.
 * ``GET  /v1/scenario-sessions/{id}/calls``: the calls as the orchestrator matched them.
+* ``POST /v1/sessions/{id}/fork`` and ``/reset`` of a scenario session (``app.py``): a fork's
+  world holds the gold observations the session was served.
 
 Unknown sessions or scenarios are 404; a reply after the session ended is 409. Routes are
 ``async`` so they run on the event loop, serialized with the MCP handlers.
@@ -95,22 +98,28 @@ def create_scenario_session(sessions: ScenarioSessions, body: ScenarioSessionReq
     )
 
 
+def check_admin(env: ToolEnvironment, authorization: str | None) -> None:
+    """Admit only ``Authorization: Bearer <settings.admin_token>``: missing or malformed is 401,
+    wrong is 403 (``HTTPException``). Routes that guard only some resources call this directly."""
+    if not authorization:
+        raise HTTPException(
+            401, "this route reveals gold-derived results of an evaluation scenario and needs the admin token: send "
+            "'Authorization: Bearer <token>' (printed by 'toolenv serve', or set with --admin-token)",
+            headers={"WWW-Authenticate": "Bearer"})
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPException(401, "malformed Authorization header: expected 'Bearer <admin token>'",
+                            headers={"WWW-Authenticate": "Bearer"})
+    expected = env.settings.admin_token
+    if expected is None or not secrets.compare_digest(token.strip().encode(), expected.encode()):
+        raise HTTPException(403, "the admin token is wrong")
+
+
 def admin_guard(env: ToolEnvironment) -> Callable[..., Awaitable[None]]:
     """A dependency that admits only ``Authorization: Bearer <settings.admin_token>``."""
 
     async def require_admin(authorization: str | None = Header(default=None)) -> None:
-        if not authorization:
-            raise HTTPException(
-                401, "this route serves gold-derived results and needs the admin token: send "
-                "'Authorization: Bearer <token>' (printed by 'toolenv serve', or set with --admin-token)",
-                headers={"WWW-Authenticate": "Bearer"})
-        scheme, _, token = authorization.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise HTTPException(401, "malformed Authorization header: expected 'Bearer <admin token>'",
-                                headers={"WWW-Authenticate": "Bearer"})
-        expected = env.settings.admin_token
-        if expected is None or not secrets.compare_digest(token.strip().encode(), expected.encode()):
-            raise HTTPException(403, "the admin token is wrong")
+        check_admin(env, authorization)
 
     return require_admin
 

@@ -23,6 +23,7 @@ from env_server.orchestrator.live import DEFAULT_MAX_STEPS, DEFAULT_OVERLAP_WIND
 from env_server.orchestrator.loading import ScenarioLoad, load_scenarios
 from env_server.orchestrator.models import ScenarioSpec
 from env_server.orchestrator.reports import UserTurn
+from env_server.orchestrator.splits import is_test_split
 
 
 class ScenarioSessions:
@@ -94,6 +95,7 @@ class ScenarioSessions:
                 today=spec.today,
                 session_id=sid,
                 label=f"scenario {spec.id}",
+                gold_guarded=is_test_split(spec),
             )
         except SessionError as exc:
             raise LiveSessionError(str(exc)) from None
@@ -118,12 +120,13 @@ class ScenarioSessions:
         return session, turn
 
     def release(self, session_id: str) -> None:
-        """Forget a session and free its in-memory state (its call log stays in the database)."""
+        """End a session for good: free its in-memory state and delete its record, so no route
+        (REST or MCP) serves it again, even after a restart (its call log stays in the database)."""
         with self._lock:
             session = self._sessions.pop(session_id, None)
         if session is None:
             raise UnknownScenarioSessionError(f"unknown scenario session '{session_id}'")
-        self.env.release_session(session_id)
+        self.env.retire_session(session_id)
 
     def get(self, session_id: str) -> ScenarioSession:
         session = self._sessions.get(session_id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from env_server.rl.env import DEFAULT_MAX_EPISODE_STEPS, ToolEnv, default_environment
 from env_server.rl.errors import (
     ActionError,
+    AdminTokenError,
     EpisodeFinishedError,
     OptionsError,
     ResetNeededError,
@@ -26,8 +27,8 @@ from env_server.rl.policies import OraclePolicy, ScriptedPolicy
 from env_server.rl.rewards import DenseReward, RewardFn, SparseReward
 
 __all__ = sorted([
-    "DEFAULT_MAX_EPISODE_STEPS", "Action", "ActionError", "CallVerdict", "DenseReward", "EpisodeFinishedError",
-    "Observation", "OptionsError", "OraclePolicy", "ResetNeededError", "ResetOptions", "RewardFn", "RolloutError",
+    "DEFAULT_MAX_EPISODE_STEPS", "Action", "ActionError", "AdminTokenError", "CallVerdict", "DenseReward",
+    "EpisodeFinishedError", "Observation", "OptionsError", "OraclePolicy", "ResetNeededError", "ResetOptions", "RewardFn", "RolloutError",
     "ScriptedPolicy", "SparseReward", "StepInfo", "StepJudgement", "ToolEnv", "TooManyEnvsError", "UnknownEnvError",
     "default_environment", "judge_steps", "score_rollout",
 ])

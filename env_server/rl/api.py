@@ -13,6 +13,14 @@ open envs is 429. An env no request used for ``settings.env_idle_timeout`` secon
 ``ToolEnvironment``, so their sessions are also visible under ``/v1/sessions/{info.session_id}``
 (read them there; drive them only here).
 
+Gold stays behind the admin token: every route of an env over an evaluation-split scenario
+(``orchestrator.splits.is_test_split``: today every built-in or loaded scenario) needs
+``Authorization: Bearer <admin token>`` (401 missing, 403 wrong), because its steps reveal
+verdicts, rewards and success. A reset that may draw such a scenario (no ``scenario_id`` and no
+``generator``) needs it too. Generated scenarios (``options.generator``) are open. In-process
+``ToolEnv`` use needs no token: whoever holds the Python objects holds the gold anyway.
+``ServerSettings.rl_plane=False`` (``toolenv serve --no-rl``) leaves this router out.
+
 Env work (reset, step, fork, close) runs in a worker thread, one operation at a time
 (``EnvRegistry.run``): a fork of 64 or a freshly generated scenario takes tens to hundreds of
 milliseconds, and the event loop keeps serving MCP and the other routes meanwhile. The
@@ -32,10 +40,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, Header, HTTPException, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from env_server.environment import ToolEnvironment
+from env_server.orchestrator.api import check_admin
+from env_server.orchestrator.splits import is_test_split
 from env_server.rl.env import ToolEnv
 from env_server.rl.errors import (
     ActionError,
@@ -46,6 +56,7 @@ from env_server.rl.errors import (
     UnknownEnvError,
 )
 from env_server.rl.models import Action, ResetOptions, describe_errors
+from env_server.rl.scenarios import ScenarioPool
 
 PREFIX = "/v1/envs"
 MAX_FORK = 64
@@ -208,16 +219,35 @@ def env_registry_for(environment: ToolEnvironment, *, clock: Callable[[], float]
         return registry
 
 
+def reveals_gold(pool: ScenarioPool, options: ResetOptions) -> bool:
+    """Whether a reset with ``options`` may play an evaluation-split scenario. Raises ``OptionsError``."""
+    if options.generator is not None:
+        return False
+    if options.scenario_id is not None:
+        return is_test_split(pool.entry(options.scenario_id).spec)
+    return any(is_test_split(spec) for spec in pool.specs.values())  # a seeded draw may pick any
+
+
 def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None = None) -> APIRouter:
     envs = registry or env_registry_for(environment)
     router = APIRouter(prefix=PREFIX, tags=["rl envs"])
+    token_header = Header(default=None, description="'Bearer <admin token>'; needed for evaluation scenarios.")
+
+    def guarded(env_id: str, authorization: str | None) -> ToolEnv:
+        """The env, once the caller may see its gold (``UnknownEnvError``, or 401/403)."""
+        env = envs.get(env_id)
+        if is_test_split(env.scenario):
+            check_admin(environment, authorization)
+        return env
 
     @router.post("", status_code=201)
-    async def create(body: EnvCreateRequest) -> EnvCreated:
+    async def create(body: EnvCreateRequest, authorization: str | None = token_header) -> EnvCreated:
         def work() -> EnvCreated:
-            envs.ensure_room(1)
             env = ToolEnv(environment)
             options = ResetOptions.model_validate(body.options or {})
+            if reveals_gold(env.pool, options):
+                check_admin(environment, authorization)
+            envs.ensure_room(1)
             observation, info = env.reset(seed=body.seed, options=options)
             return EnvCreated(env_id=envs.add(env), observation=dict(observation), info=dict(info))
 
@@ -231,9 +261,9 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
             raise HTTPException(429, str(exc)) from None
 
     @router.post("/{env_id}/step")
-    async def step(env_id: str, body: StepRequest) -> StepResult:
+    async def step(env_id: str, body: StepRequest, authorization: str | None = token_header) -> StepResult:
         def work() -> StepResult:
-            env = envs.get(env_id)
+            env = guarded(env_id, authorization)
             action = Action.model_validate(body.action)
             observation, reward, terminated, truncated, info = env.step(action)
             return StepResult(observation=dict(observation), reward=reward, terminated=terminated,
@@ -251,11 +281,12 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
             raise HTTPException(409, str(exc)) from None
 
     @router.post("/{env_id}/fork", status_code=201)
-    async def fork(env_id: str, body: ForkRequest | None = None) -> ForkResult:
+    async def fork(env_id: str, body: ForkRequest | None = None, authorization: str | None = token_header
+                   ) -> ForkResult:
         n = (body or ForkRequest()).n
 
         def work() -> ForkResult:
-            env = envs.get(env_id)
+            env = guarded(env_id, authorization)
             envs.ensure_room(n)
             return ForkResult(env_ids=envs.add_all(env.fork(n)))
 
@@ -269,9 +300,13 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
             raise HTTPException(429, str(exc)) from None
 
     @router.delete("/{env_id}", status_code=204)
-    async def delete(env_id: str) -> Response:
+    async def delete(env_id: str, authorization: str | None = token_header) -> Response:
+        def work() -> None:
+            guarded(env_id, authorization)
+            envs.remove(env_id)
+
         try:
-            await envs.run(lambda: envs.remove(env_id))
+            await envs.run(work)
         except UnknownEnvError as exc:
             raise HTTPException(404, str(exc)) from None
         return Response(status_code=204)

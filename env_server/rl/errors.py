@@ -7,7 +7,8 @@
         ├── ActionError           the action is not an assistant message (HTTP 422)
         ├── OptionsError          reset options are malformed or name an unknown scenario (HTTP 422)
         ├── UnknownEnvError       no env with that id (HTTP 404)
-        └── TooManyEnvsError      the server holds its maximum of open envs (HTTP 429)
+        ├── TooManyEnvsError      the server holds its maximum of open envs (HTTP 429)
+        └── AdminTokenError       the env plays an evaluation scenario: admin token missing (401) or wrong (403)
 
 The agent's own mistakes (a wrong tool name, bad arguments, arguments that are not JSON) are
 not errors here: they come back as tool messages and cost reward.
@@ -47,3 +48,5 @@ class UnknownEnvError(RolloutError, KeyError):
 
 class TooManyEnvsError(RolloutError):
     """The server already holds ``max_envs`` open envs; delete some or wait for idle ones to expire."""
+class AdminTokenError(RolloutError, PermissionError):
+    """The server wants its admin token (the env plays an evaluation scenario) or got a wrong one."""

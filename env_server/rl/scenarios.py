@@ -28,6 +28,7 @@ from env_server.orchestrator.gold import function_tools, gold_session, scenario_
 from env_server.orchestrator.live import DEFAULT_MAX_STEPS, ScenarioSession
 from env_server.orchestrator.loading import ScenarioLoad, load_scenarios
 from env_server.orchestrator.models import ScenarioSpec
+from env_server.orchestrator.splits import is_test_split
 from env_server.rl.errors import OptionsError
 from env_server.scoring import GoldSession
 
@@ -114,7 +115,8 @@ class ScenarioPool:
         spec = entry.spec
         sid = f"rl_{secrets.token_hex(16)}"
         self.environment.create_session(pairs=entry.pairs, seed=spec.seed if world_seed is None else world_seed,
-                                        today=spec.today, session_id=sid, label=f"rl {spec.id}")
+                                        today=spec.today, session_id=sid, label=f"rl {spec.id}",
+                                        gold_guarded=is_test_split(spec))
         session = ScenarioSession(sid, spec, entry.gold, self.environment, max_steps=max_calls or DEFAULT_MAX_STEPS)
         self.environment.call_hooks[sid] = session
         return session

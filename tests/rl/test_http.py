@@ -26,9 +26,9 @@ def server(builtin_catalog):
 
 
 async def test_batched_http_rollouts_match_in_process_rollouts(server, environment):
-    url, _ = server
+    url, env = server
     specs = {s: ScenarioPool(environment).specs[s] for s in SCENARIOS}
-    async with RolloutClient(url, concurrency=3) as client:
+    async with RolloutClient(url, concurrency=3, admin_token=env.settings.admin_token) as client:
         resets = await client.reset_many([{"options": {"scenario_id": s}} for s in SCENARIOS])
         policies = {r.env_id: OraclePolicy(specs[r.info["scenario_id"]]) for r in resets}
         latest = {r.env_id: (r.observation, r.info) for r in resets}
@@ -51,8 +51,8 @@ async def test_batched_http_rollouts_match_in_process_rollouts(server, environme
 
 
 async def test_http_errors_are_404_409_and_422_with_clear_messages(server):
-    url, _ = server
-    async with RolloutClient(url) as client:
+    url, env = server
+    async with RolloutClient(url, admin_token=env.settings.admin_token) as client:
         with pytest.raises(UnknownEnvError, match="unknown env 'env_nope'"):
             await client.step("env_nope", {"role": "assistant", "content": "hi"})
         with pytest.raises(OptionsError, match="did you mean flight_to_tokyo"):
@@ -75,7 +75,7 @@ async def test_http_errors_are_404_409_and_422_with_clear_messages(server):
 
 async def test_forks_over_http_are_independent_envs_sharing_the_prefix(server):
     url, env = server
-    async with RolloutClient(url) as client:
+    async with RolloutClient(url, admin_token=env.settings.admin_token) as client:
         reset = await client.reset(options={"scenario_id": "vegan_meal_plan"})
         first = await client.step(reset.env_id, {"role": "assistant", "content": "No idea."})
         a, b = await client.fork(reset.env_id, 2)
