@@ -48,5 +48,7 @@ class UnknownEnvError(RolloutError, KeyError):
 
 class TooManyEnvsError(RolloutError):
     """The server already holds ``max_envs`` open envs; delete some or wait for idle ones to expire."""
+
+
 class AdminTokenError(RolloutError, PermissionError):
     """The server wants its admin token (the env plays an evaluation scenario) or got a wrong one."""
