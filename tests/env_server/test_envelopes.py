@@ -99,7 +99,10 @@ def test_an_unknown_protocol_version_names_the_supported_ones(base):
 
 
 def test_session_endpoints_are_guarded_too(base):
-    assert error_of(post(base, [PING], path="/sessions/anything/mcp"))[0] == -32600
+    created = httpx.post(f"{base}/v1/sessions", json={"tools": ["openmeteo_get_air_quality"]})
+    assert created.status_code == 201, created.text
+    path = created.json()["mcp_path"]
+    assert error_of(post(base, [PING], path=path))[0] == -32600
 
 
 @pytest.mark.parametrize("headers", [HEADERS, MODERN], ids=["legacy", "2026-07-28"])
