@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from enum import Enum
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +15,20 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_PAGE_SIZE = 200
 FREE_SESSION = "free"
+
+# HTTP transport. uvicorn closes an idle connection after 5 s by default; a Node MCP client
+# spends ~7 s compiling validators after listing the full catalog, and its next call then
+# lands on the closed socket ("fetch failed"). 120 s outlives that listing.
+HTTP_KEEP_ALIVE_S = 120
+
+
+class LogLevel(str, Enum):
+    """Log level of ``toolenv serve``; the SDK's per-request lines show only at debug."""
+
+    DEBUG = "debug"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
 
 
 class ServerSettings(BaseModel):
@@ -43,3 +58,15 @@ class ServerSettings(BaseModel):
             "None: the HTTP app generates one at start (toolenv serve prints it)."
         ),
     )
+    # HTTP transport: keep-alive, DNS-rebinding protection, logging.
+    keep_alive_s: int = Field(
+        default=HTTP_KEEP_ALIVE_S, ge=1, description="Seconds an idle HTTP keep-alive connection stays open.")
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description=("Host header values accepted besides loopback names (NAME: any port, NAME:PORT: that port). "
+                     "Any other Host gets 421."))
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description=("Origin header values accepted besides loopback origins, e.g. 'https://app.example.com' "
+                     "('http://NAME:*': any port). A request without Origin is accepted; any other Origin gets 403."))
+    log_level: LogLevel = Field(default=LogLevel.INFO, description="Log level of the HTTP server process.")
