@@ -305,10 +305,13 @@ def free_port() -> int:
 def serve_in_thread(env: ToolEnvironment, *, timeout_s: float = 15.0) -> Iterator[str]:
     """Serve ``env``'s app with uvicorn on a free loopback port; yields the base URL."""
     from env_server.app import build_app
+    from env_server.config import LogLevel
+    from env_server.runner import http_options
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(build_app(env), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+    options = http_options(env.settings.model_copy(update={"host": "127.0.0.1", "port": port,
+                                                           "log_level": LogLevel.WARNING}))
+    server = uvicorn.Server(uvicorn.Config(build_app(env), **options))
     thread = threading.Thread(target=server.run, name=f"toolenv-eval-{port}", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout_s

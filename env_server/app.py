@@ -14,6 +14,9 @@ Routes:
 * ``DELETE /v1/sessions/{id}``      delete the session, its world and its call log (204)
 * ``GET  /v1/health``             liveness, counts and versions (no filesystem paths)
 
+Every route refuses a foreign ``Host`` (421) or ``Origin`` (403), see ``http_guard.py``;
+the MCP routes answer ``GET`` and ``DELETE`` with 405.
+
 ``POST /v1/sessions`` with a ``scenario_id`` creates a live scenario session instead (same
 body and answer as ``POST /v1/scenario-sessions``, see ``orchestrator/api.py``). Routes that
 reveal judgement need ``Authorization: Bearer <settings.admin_token>``; when the settings
@@ -45,6 +48,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
+from env_server.http_guard import HostOriginGuard, security_settings
 from env_server.orchestrator.api import (
     MAX_DISTRACTORS,
     ScenarioSessionCreated,
@@ -139,11 +143,16 @@ def build_app(env: ToolEnvironment) -> FastAPI:
             env.store.close()
 
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
+    # Host/Origin checks for every route (MCP and REST), one rule: see http_guard.py.
+    app.add_middleware(HostOriginGuard,
+                       settings=security_settings(env.settings.allowed_hosts, env.settings.allowed_origins))
     # Control-plane routes are async on purpose: they run on the event loop, like the MCP
     # handlers, so session state is only ever touched from one thread.
     endpoint = KnownSessionsOnly(env, EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size))
     for path in ("/mcp", "/sessions/{session_id}/mcp"):
-        app.router.routes.append(Route(path, endpoint=endpoint, methods=["GET", "POST", "DELETE"]))
+        # POST only: stateless JSON responses have no server-to-client stream to GET and no
+        # session to DELETE, so both get 405 with 'Allow: POST' (a GET stream never closed).
+        app.router.routes.append(Route(path, endpoint=endpoint, methods=["POST"]))
     app.include_router(build_scenario_router(env))
     if env.settings.rl_plane:
         app.include_router(build_env_router(env))

@@ -22,9 +22,11 @@ from env_server.config import (
     DEFAULT_PORT,
     DEFAULT_STDIO_MAX_LINE_BYTES,
     FREE_SESSION,
+    LogLevel,
     ServerSettings,
 )
 from env_server.errors import CatalogError, SessionError
+from env_server.http_guard import is_loopback
 from env_server.orchestrator.cli import scenarios_app
 from env_server.orchestrator.eval_cli import eval_app
 from env_server.scoring.cli import score_app
@@ -107,6 +109,23 @@ def serve(
         bool,
         typer.Option("--rl/--no-rl", help="Serve the RL env routes (/v1/envs); --no-rl leaves them out (404)."),
     ] = True,
+    # HTTP transport: DNS-rebinding protection and logging.
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        "--allowed-host", metavar="NAME[:PORT]",
+        help="Also serve requests whose Host header is NAME (any port) or NAME:PORT (repeatable). Loopback "
+             "names (localhost, 127.0.0.1, [::1]) are always served; any other Host gets 421 "
+             "(DNS-rebinding protection). Needed when clients reach a non-loopback --host by name or address.",
+    )] = None,
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        "--allowed-origin", metavar="ORIGIN",
+        help="Also serve browser requests from ORIGIN, e.g. https://app.example.com, or http://NAME:* for any "
+             "port (repeatable). Requests without an Origin header and from loopback origins are always "
+             "served; any other Origin gets 403.",
+    )] = None,
+    log_level: Annotated[LogLevel, typer.Option(
+        case_sensitive=False,
+        help="HTTP server log level. The MCP SDK's per-request lines and uvicorn's access log show only at debug.",
+    )] = LogLevel.INFO,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -126,6 +145,9 @@ def serve(
         max_envs=max_envs,
         env_idle_timeout=env_idle_timeout,
         rl_plane=rl,
+        allowed_hosts=list(allowed_host or []),
+        allowed_origins=list(allowed_origin or []),
+        log_level=log_level,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     db_handle = _open_database(settings, stdio=stdio)  # before the catalog: a busy file fails fast
@@ -135,11 +157,15 @@ def serve(
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
         run_stdio(env)
         return
-    logging.basicConfig(level=logging.INFO)
-    url = f"http://{host}:{port}/mcp"
+    url = f"http://{_client_host(host)}:{port}/mcp"
+    if not is_loopback(host) and not allowed_host:
+        err.print(f"[yellow]warning:[/yellow] --host {host} is reachable from other machines, but only requests "
+                  "addressed to localhost, 127.0.0.1 or [::1] are served (others get 421); add --allowed-host "
+                  "NAME for each name or address clients use (and --allowed-origin for browser apps)")
     out.print(f"toolenv: {len(cat)} tools from {', '.join(cat.sources)}")
     out.print(f"MCP endpoint (free play, all tools + search_tools): [bold]{url}[/bold]")
-    out.print(f"Per-session endpoints: http://{host}:{port}/sessions/<session_id>/mcp  (create with POST /v1/sessions)")
+    out.print(f"Per-session endpoints: {url.removesuffix('/mcp')}/sessions/<session_id>/mcp  "
+              "(create with POST /v1/sessions)")
     out.print(f"Database (call log, sessions; --db to change): {env.db.path}", markup=False)
     if not given_token:
         out.print(f"Admin token (routes that reveal gold; generated): [bold]{settings.admin_token}[/bold]")
@@ -195,6 +221,14 @@ def _admin_token(value: str | None, path: Path | None) -> str | None:
         err.print(f"[red]error:[/red] --admin-token-file {path} is empty")
         raise typer.Exit(2)
     return token
+
+
+def _client_host(bind_host: str) -> str:
+    """How a local client writes ``bind_host`` in a URL: a wildcard bind is reached as
+    127.0.0.1, an IPv6 address goes in brackets."""
+    if bind_host in ("0.0.0.0", "::", "[::]", ""):
+        return "127.0.0.1"
+    return f"[{bind_host}]" if ":" in bind_host and not bind_host.startswith("[") else bind_host
 
 
 @specs_app.command("list")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from enum import Enum
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,6 +18,20 @@ FREE_SESSION = "free"
 DEFAULT_STDIO_MAX_LINE_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_ENVS = 4096
 DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
+
+# HTTP transport. uvicorn closes an idle connection after 5 s by default; a Node MCP client
+# spends ~7 s compiling validators after listing the full catalog, and its next call then
+# lands on the closed socket ("fetch failed"). 120 s outlives that listing.
+HTTP_KEEP_ALIVE_S = 120
+
+
+class LogLevel(str, Enum):
+    """Log level of ``toolenv serve``; the SDK's per-request lines show only at debug."""
+
+    DEBUG = "debug"
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
 
 
 class ServerSettings(BaseModel):
@@ -64,3 +79,15 @@ class ServerSettings(BaseModel):
             "either way; False leaves the routes out (404)."
         ),
     )
+    # HTTP transport: keep-alive, DNS-rebinding protection, logging.
+    keep_alive_s: int = Field(
+        default=HTTP_KEEP_ALIVE_S, ge=1, description="Seconds an idle HTTP keep-alive connection stays open.")
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description=("Host header values accepted besides loopback names (NAME: any port, NAME:PORT: that port). "
+                     "Any other Host gets 421."))
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description=("Origin header values accepted besides loopback origins, e.g. 'https://app.example.com' "
+                     "('http://NAME:*': any port). A request without Origin is accepted; any other Origin gets 403."))
+    log_level: LogLevel = Field(default=LogLevel.INFO, description="Log level of the HTTP server process.")

@@ -9,13 +9,16 @@ beside a running HTTP server, and a DuckDB file admits one process at a time.
 from __future__ import annotations
 
 import gc
+import logging
+import sys
+from typing import Any
 
 import anyio
 import uvicorn
 
 from env_server.app import build_app
 from env_server.catalog import Catalog
-from env_server.config import ServerSettings
+from env_server.config import LogLevel, ServerSettings
 from env_server.envelopes import checked_stdio_server
 from env_server.environment import ToolEnvironment
 from env_server.server import build_server
@@ -68,10 +71,29 @@ def freeze_startup_heap() -> None:
     gc.set_threshold(GC_GEN0_THRESHOLD, gen1, gen2)
 
 
+def http_options(settings: ServerSettings) -> dict[str, Any]:
+    """uvicorn's keyword arguments for ``settings``: address, keep-alive and log level.
+
+    The access log (one line a request) is on only at debug.
+    """
+    return {"host": settings.host, "port": settings.port, "lifespan": "on",
+            "timeout_keep_alive": settings.keep_alive_s, "log_level": settings.log_level.value,
+            "access_log": settings.log_level is LogLevel.DEBUG}
+
+
+def configure_logging(level: LogLevel) -> None:
+    """Log to stderr at ``level``; the SDK's per-request INFO lines ("Terminating session:
+    None" on every stateless request) stay hidden unless ``level`` is debug."""
+    numeric = logging.getLevelNamesMapping()[level.value.upper()]
+    logging.basicConfig(level=numeric, stream=sys.stderr)
+    logging.getLogger("mcp").setLevel(numeric if level is LogLevel.DEBUG else max(numeric, logging.WARNING))
+
+
 def run_http(env: ToolEnvironment) -> None:
+    configure_logging(env.settings.log_level)
     app = build_app(env)
     freeze_startup_heap()
-    uvicorn.run(app, host=env.settings.host, port=env.settings.port, log_level="warning")
+    uvicorn.run(app, **http_options(env.settings))
 
 
 def run_stdio(env: ToolEnvironment) -> None:

@@ -12,7 +12,9 @@ from typing import Any
 import uvicorn
 
 from env_server.app import build_app
+from env_server.config import LogLevel, ServerSettings
 from env_server.environment import ToolEnvironment
+from env_server.runner import http_options
 
 
 def free_port() -> int:
@@ -23,9 +25,11 @@ def free_port() -> int:
 
 @contextmanager
 def serving(app: Any) -> Iterator[str]:
-    """Serve any ASGI app with uvicorn in a thread on a free port; yields the base URL."""
+    """Serve any ASGI app with uvicorn in a thread on a free port, configured like ``toolenv serve``
+    (keep-alive, no access log); yields the base URL."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    settings = ServerSettings(host="127.0.0.1", port=port, log_level=LogLevel.WARNING)
+    server = uvicorn.Server(uvicorn.Config(app, **http_options(settings)))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
