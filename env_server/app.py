@@ -17,6 +17,9 @@ Routes:
 body and answer as ``POST /v1/scenario-sessions``, see ``orchestrator/api.py``). Routes that
 reveal judgement need ``Authorization: Bearer <settings.admin_token>``; when the settings
 carry no token, :func:`build_app` generates one and stores it there.
+
+Request bodies are capped: ``/v1/...`` at ``max_rest_body_bytes`` (``body_limit.py``), MCP
+at ``max_mcp_body_bytes`` (the SDK's own check); both answer 413.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.routing import Route
 
+from env_server.body_limit import RestBodyLimit
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
 from env_server.orchestrator.api import (
@@ -86,7 +90,8 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     if env.settings.admin_token is None:
         env.settings.admin_token = secrets.token_urlsafe(24)
     server = build_server(env)
-    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
+    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True,
+                                           max_request_body_size=env.settings.max_mcp_body_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -99,6 +104,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
             env.store.close()
 
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(RestBodyLimit, max_bytes=env.settings.max_rest_body_bytes)
     # Control-plane routes are async on purpose: they run on the event loop, like the MCP
     # handlers, so session state is only ever touched from one thread.
     endpoint = StreamableHTTPASGIApp(manager)

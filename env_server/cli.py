@@ -32,6 +32,7 @@ app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(score_app, name="score")
 app.add_typer(eval_app, name="eval")
 out = Console(soft_wrap=True)
+_SETTING = ServerSettings.model_fields  # flag defaults come from the settings' own
 err = Console(stderr=True, soft_wrap=True)
 
 CatalogOpt = Annotated[
@@ -68,6 +69,17 @@ def serve(
         typer.Option(envvar="TOOLENV_ADMIN_TOKEN",
                      help="Bearer token for scenario results and call matching; generated and printed when not given."),
     ] = None,
+    # -- size limits (defaults: ServerSettings) --
+    max_arg_chars: Annotated[int, typer.Option(min=1, help=(
+        "Longest string a tool argument may hold, at any depth; a longer one is an isError result "
+        "naming the parameter."))] = _SETTING["max_arg_chars"].default,
+    max_body_bytes: Annotated[int, typer.Option(min=1, help=(
+        "Largest REST (/v1/...) request body in bytes; larger is HTTP 413."))] = _SETTING["max_rest_body_bytes"].default,
+    max_mcp_body_bytes: Annotated[int, typer.Option(min=1, help=(
+        "Largest MCP-over-HTTP request body in bytes; larger is HTTP 413."))] = _SETTING["max_mcp_body_bytes"].default,
+    max_logged_chars: Annotated[int, typer.Option(min=256, help=(
+        "Call-log rows keep arguments and results up to this many characters of JSON; longer ones are "
+        "logged as {\"_truncated\": true, \"chars\", \"sha256\"}."))] = _SETTING["max_logged_json_chars"].default,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -81,6 +93,10 @@ def serve(
         catalog_paths=list(catalog or []),
         seed=seed,
         stdio_session=session,
+        max_arg_chars=max_arg_chars,
+        max_rest_body_bytes=max_body_bytes,
+        max_mcp_body_bytes=max_mcp_body_bytes,
+        max_logged_json_chars=max_logged_chars,
         admin_token=admin_token or (None if stdio else secrets.token_urlsafe(24)),
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
