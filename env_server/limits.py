@@ -25,6 +25,11 @@ def limit_problems(args: Mapping[str, Any], max_chars: int) -> list[str]:
     """A sentence per value (or key) that breaks a limit, naming its parameter path."""
     found: list[str] = []
     for key, value in args.items():
+        # Scalars inline: this runs on every call, and most arguments are a few scalars.
+        kind = type(value)
+        if (kind is str and len(value) <= max_chars or kind is int or kind is bool
+                or kind is float and math.isfinite(value)) and len(key) <= max_chars:
+            continue
         _check(value, _name(key, ""), max_chars, found)
         if len(key) > max_chars:
             found.append(f"a parameter name of {len(key):,} characters is longer than the limit of {max_chars:,}")
