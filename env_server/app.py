@@ -27,6 +27,10 @@ session) are such routes: a fork's world holds the gold observations the session
 A session that does not exist (never created, or a deleted scenario session) is 404 on every
 route, ``/sessions/{id}/mcp`` included (with a JSON-RPC error body the MCP client surfaces).
 ``settings.rl_plane=False`` leaves out the ``/v1/envs`` router.
+carry no token, :func:`build_app` generates one and stores it there.
+
+Request bodies are capped: ``/v1/...`` at ``max_rest_body_bytes`` (``body_limit.py``), MCP
+at ``max_mcp_body_bytes`` (the SDK's own check); both answer 413.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from env_server.body_limit import RestBodyLimit
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
@@ -130,7 +135,8 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     if env.settings.admin_token is None:
         env.settings.admin_token = secrets.token_urlsafe(24)
     server = build_server(env)
-    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
+    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True,
+                                           max_request_body_size=env.settings.max_mcp_body_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -146,6 +152,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     # Host/Origin checks for every route (MCP and REST), one rule: see http_guard.py.
     app.add_middleware(HostOriginGuard,
                        settings=security_settings(env.settings.allowed_hosts, env.settings.allowed_origins))
+    app.add_middleware(RestBodyLimit, max_bytes=env.settings.max_rest_body_bytes)
     # Control-plane routes are async on purpose: they run on the event loop, like the MCP
     # handlers, so session state is only ever touched from one thread.
     endpoint = KnownSessionsOnly(env, EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size))

@@ -46,6 +46,7 @@ app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(score_app, name="score")
 app.add_typer(eval_app, name="eval")
 out = Console(soft_wrap=True)
+_SETTING = ServerSettings.model_fields  # flag defaults come from the settings' own
 err = Console(stderr=True, soft_wrap=True)
 
 CatalogOpt = Annotated[
@@ -126,6 +127,17 @@ def serve(
         case_sensitive=False,
         help="HTTP server log level. The MCP SDK's per-request lines and uvicorn's access log show only at debug.",
     )] = LogLevel.INFO,
+    # -- size limits (defaults: ServerSettings) --
+    max_arg_chars: Annotated[int, typer.Option(min=1, help=(
+        "Longest string a tool argument may hold, at any depth; a longer one is an isError result "
+        "naming the parameter."))] = _SETTING["max_arg_chars"].default,
+    max_body_bytes: Annotated[int, typer.Option(min=1, help=(
+        "Largest REST (/v1/...) request body in bytes; larger is HTTP 413."))] = _SETTING["max_rest_body_bytes"].default,
+    max_mcp_body_bytes: Annotated[int, typer.Option(min=1, help=(
+        "Largest MCP-over-HTTP request body in bytes; larger is HTTP 413."))] = _SETTING["max_mcp_body_bytes"].default,
+    max_logged_chars: Annotated[int, typer.Option(min=256, help=(
+        "Call-log rows keep arguments and results up to this many characters of JSON; longer ones are "
+        "logged as {\"_truncated\": true, \"chars\", \"sha256\"}."))] = _SETTING["max_logged_json_chars"].default,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -148,6 +160,10 @@ def serve(
         allowed_hosts=list(allowed_host or []),
         allowed_origins=list(allowed_origin or []),
         log_level=log_level,
+        max_arg_chars=max_arg_chars,
+        max_rest_body_bytes=max_body_bytes,
+        max_mcp_body_bytes=max_mcp_body_bytes,
+        max_logged_json_chars=max_logged_chars,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     db_handle = _open_database(settings, stdio=stdio)  # before the catalog: a busy file fails fast

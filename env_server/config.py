@@ -15,6 +15,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_PAGE_SIZE = 200
 FREE_SESSION = "free"
+KIB = 1024
+MIB = 1024 * KIB
 DEFAULT_STDIO_MAX_LINE_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_ENVS = 4096
 DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
@@ -91,3 +93,14 @@ class ServerSettings(BaseModel):
         description=("Origin header values accepted besides loopback origins, e.g. 'https://app.example.com' "
                      "('http://NAME:*': any port). A request without Origin is accepted; any other Origin gets 403."))
     log_level: LogLevel = Field(default=LogLevel.INFO, description="Log level of the HTTP server process.")
+    # -- size limits: no request amplifies into an unbounded answer or log row --------------
+    max_arg_chars: int = Field(
+        default=64 * KIB, ge=1,
+        description="Longest string an argument may hold, at any depth; longer is an isError naming the parameter.")
+    max_rest_body_bytes: int = Field(
+        default=1 * MIB, ge=1, description="Largest REST (/v1/...) request body; larger is HTTP 413.")
+    max_mcp_body_bytes: int = Field(
+        default=4 * MIB, ge=1, description="Largest MCP-over-HTTP request body; larger is HTTP 413 (the MCP SDK's check).")
+    max_logged_json_chars: int = Field(
+        default=256 * KIB, ge=256,
+        description="Arguments or a result longer than this as JSON are logged as a marker with their size and SHA-256.")

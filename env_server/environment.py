@@ -26,12 +26,14 @@ from env_server.errors import (
     ToolCallError,
     UnknownSessionError,
 )
+from env_server.limits import limit_problems, within_limits
 from env_server.search import ToolSearchIndex
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
 from env_server.simulators.base import session_now
 from env_server.simulators.generate import canonical_args
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
+from state.call_log import bounded_json
 from state.encoding import encode_canonical, encode_text
 from state.stamps import elapsed_ms_text, utc_now_iso
 from state.store import StateStore
@@ -290,9 +292,14 @@ class ToolEnvironment:
         view = self._free if session_id == FREE_SESSION else self._views.get(session_id) or self.view(session_id)
         args = dict(arguments or {})
         started = time.perf_counter_ns()
+        # Over-long strings and NaN/Infinity anywhere: answered like a schema violation;
+        # hooks and the log see a copy without them (see ``env_server.limits``).
+        over = limit_problems(args, self.settings.max_arg_chars)
+        if over:
+            args = within_limits(args, self.settings.max_arg_chars)
         extension = self.extensions.get(view.session_id)
         if extension is not None and name in extension.tools and name not in view.names:
-            return self._serve_extension(view, extension, name, args, started)
+            return self._serve_extension(view, extension, name, args, started, over)
         hook = self.call_hooks.get(view.session_id)
         refusal = hook.before_call(name, args, meta) if hook is not None else None
         if refusal is not None:
@@ -312,15 +319,20 @@ class ToolEnvironment:
         kind: ErrorKind | None = None
         world = self.store.world(view.session_id, view.record.seed)
         args_json = encode_canonical(args)  # canonical_args, once, for the call seed and the log row
+        result_json: str | None = None
         try:
+            if over:
+                raise _argument_error(name, over)
             result = self._run(view, spec, name, args, world, args_json)
+            # Encoded here once, for both the log row and the agent's text content. A value
+            # JSON cannot carry (NaN, Infinity) fails here, as our error, never as bare NaN.
+            result_json = encode_text(result)
         except ToolCallError as exc:
             message, kind = str(exc), ErrorKind(exc.kind)
         except Exception:  # boundary: a simulator bug must not crash the server or blame the agent
             logger.exception("simulator failed for %s in session %s", spec.name, view.session_id)
             message, kind = "Internal simulator error; this call is not counted against you.", ErrorKind.INFRA_ERROR
-        # Encoded here once, for both the log row and the agent's text content.
-        result_json = encode_text(result) if kind is None and self.store.persistent else None
+            result = None
         seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, world,
                            result_json=result_json, args_json=args_json)
         outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq,
@@ -330,20 +342,29 @@ class ToolEnvironment:
         return outcome
 
     def _serve_extension(
-        self, view: SessionView, extension: SessionExtension, name: str, args: dict[str, Any], started: int
+        self, view: SessionView, extension: SessionExtension, name: str, args: dict[str, Any], started: int,
+        over: list[str],
     ) -> CallOutcome:
         result: dict[str, Any] | None = None
+        result_json: str | None = None
         message: str | None = None
         kind: ErrorKind | None = None
-        problems = ArgumentValidator(name, extension.tools[name].input_schema).problems(args)
         try:
+            problems = over or ArgumentValidator(name, extension.tools[name].input_schema).problems(args)
             if problems:
                 raise _argument_error(name, problems)
             result = extension.serve_tool(name, args)
+            result_json = encode_text(result)
         except ToolCallError as exc:
             message, kind = str(exc), ErrorKind(exc.kind)
-        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, None)
-        return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq)
+        except ValueError:  # boundary: a result JSON cannot carry (NaN) is our failure
+            logger.exception("extension tool %s returned a value JSON cannot carry", name)
+            message, kind = "Internal error; this call is not counted against you.", ErrorKind.INFRA_ERROR
+            result = None
+        seq = self._record(view, name, args, result if kind is None else {"error": message}, started, kind, None,
+                           result_json=result_json)
+        return CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq,
+                           result_json=result_json)
 
     def _run(
         self, view: SessionView, spec: ToolSpec, name: str, args: dict[str, Any], world: World, args_json: str
@@ -403,9 +424,10 @@ class ToolEnvironment:
             if world is not None:
                 self.store.commit(world)
             return seq
+        cap = self.settings.max_logged_json_chars
         op = CallLog.call_op(
-            view.session_id, seq, name, args_json if args_json is not None else canonical_args(args),
-            result_json if result_json is not None else encode_text(result),
+            view.session_id, seq, name, bounded_json(args_json if args_json is not None else canonical_args(args), cap),
+            bounded_json(result_json if result_json is not None else encode_text(result), cap),
             kind, elapsed_ms_text(started), self._timestamp(),
         )
         # The call's state changes and its log row commit in one transaction.

@@ -119,7 +119,7 @@ class ArgumentValidator:
                 if key not in self._known:
                     close = difflib.get_close_matches(key, self._known, n=1, cutoff=0.6)
                     hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(self._known)})"
-                    found.append(f"unknown parameter '{key}'{hint}")
+                    found.append(f"unknown parameter '{_cut(key)}'{hint}")
         if not found and self._flat is not None and _passes_flat(args, *self._flat):
             return found
         if not found and self._fast is not None:
@@ -151,6 +151,11 @@ def _param_path(error: ValidationError) -> str:
     for p in error.absolute_path:
         parts.append(f"[{p}]" if isinstance(p, int) else (f".{p}" if parts else str(p)))
     return "".join(parts)
+
+
+def _cut(name: str) -> str:
+    """A parameter name as messages show it: an agent's 60 KB key is not repeated back."""
+    return name if len(name) <= 80 else name[:80] + "…"
 
 
 def _show(value: Any) -> str:

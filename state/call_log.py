@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from state.db import Database
-from state.encoding import encode_canonical, encode_text
+from state.encoding import encode_canonical, encode_text, sha256
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS call_log (
@@ -34,6 +34,20 @@ CREATE TABLE IF NOT EXISTS call_log (
 """
 
 
+TRUNCATED = "_truncated"
+
+
+def truncation_marker(text: str) -> dict[str, Any]:
+    """What the log keeps of a text too long to store: its length and SHA-256 (of UTF-8)."""
+    return {TRUNCATED: True, "chars": len(text), "sha256": sha256(text.encode("utf-8")).hexdigest()}
+
+
+def bounded_json(text: str, max_chars: int) -> str:
+    """``text`` (a JSON document) as the log stores it: whole up to ``max_chars`` characters,
+    beyond that the canonical JSON of its ``truncation_marker``."""
+    return text if len(text) <= max_chars else encode_canonical(truncation_marker(text))
+
+
 class ErrorKind(str, Enum):
     """Why a call failed; ``infra_error`` is never the agent's fault."""
 
@@ -45,6 +59,10 @@ class ErrorKind(str, Enum):
 
 
 class CallRecord(BaseModel):
+    """One logged call. Arguments or a result whose JSON is longer than the server's
+    ``max_logged_json_chars`` are logged as ``{"_truncated": true, "chars": N, "sha256": ...}``
+    (and a single over-long argument string, in a call rejected for it, the same way)."""
+
     model_config = ConfigDict(extra="forbid")
 
     session_id: str

@@ -38,15 +38,17 @@ def _not_serializable(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def _make(*, sort_keys: bool, compact: bool, default: Callable[[Any], Any] | None = None) -> Encode:
+def _make(
+    *, sort_keys: bool, compact: bool, default: Callable[[Any], Any] | None = None, allow_nan: bool = True
+) -> Encode:
     key_sep, item_sep = (":", ",") if compact else (": ", ", ")
     if c_make_encoder is None:  # pragma: no cover - CPython always has it
         def slow(value: Any) -> str:
             return json.dumps(value, sort_keys=sort_keys, separators=(item_sep, key_sep), ensure_ascii=False,
-                              default=default)
+                              default=default, allow_nan=allow_nan)
         return slow
     encoder = c_make_encoder(None, default or _not_serializable, encode_basestring, None, key_sep, item_sep,
-                             sort_keys, False, True)
+                             sort_keys, False, allow_nan)
 
     def encode(value: Any) -> str:
         if isinstance(value, str):
@@ -56,8 +58,11 @@ def _make(*, sort_keys: bool, compact: bool, default: Callable[[Any], Any] | Non
     return encode
 
 
-encode_text: Encode = _make(sort_keys=False, compact=False)
-"""``json.dumps(value, ensure_ascii=False)``: results as agents and the call log see them."""
+encode_text: Encode = _make(sort_keys=False, compact=False, allow_nan=False)
+"""``json.dumps(value, ensure_ascii=False, allow_nan=False)``: results as agents and the call
+log see them. NaN and Infinity are not JSON, so they raise ``ValueError`` here instead of
+reaching an agent as bare ``NaN``; the other encoders write them as ``json.dumps`` does
+(journal lines and keys are read back by ``json.loads``, which accepts them)."""
 
 encode_compact: Encode = _make(sort_keys=False, compact=True)
 """``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``: journal lines, bulk documents."""

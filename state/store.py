@@ -70,6 +70,8 @@ FLUSH_AT_OPS = 4096
 FLUSH_IDLE_S = 2.0
 FLUSH_MAX_DELAY_S = 5.0
 FLUSH_POLL_S = 0.25
+# After a failed batch the flusher waits twice as long before each retry, up to this.
+FLUSH_RETRY_MAX_S = 30.0
 TRUNCATE_AT_BYTES = 16 * 1024 * 1024
 ROWS_PER_STATEMENT = 400
 BULK_ROWS = 8
@@ -193,7 +195,8 @@ class StateStore:
     def reset(self, session_id: str, seed: int) -> World:
         """Back to the base world: drop every row, memo and pin the session accumulated."""
         with self._lock:
-            self.commit_ops(self._clear_ops(self.world(session_id, seed)))
+            old = self.world(session_id, seed)
+            self._commit_or_forget(old, self._clear_ops(old))
             world = World(session_id=session_id, seed=seed)
             self._worlds[session_id] = world
             return world
@@ -240,7 +243,7 @@ class StateStore:
                     ops.append(["sql", f"INSERT INTO {table} {copies[table]} FROM {table} WHERE session_id = ?",
                                 [new_id, source_id]])
             # Queued behind the source's earlier writes, so the copies see them.
-            self.commit_ops(ops + list(extra or []))
+            self._commit_or_forget(source, ops + list(extra or []))
             clone = source.clone(new_id)
             self._worlds[new_id] = clone
             return clone
@@ -283,7 +286,18 @@ class StateStore:
         if not world.pending:  # a read: only the extra operations (the call's log row)
             self.commit_ops(list(extra or []))
         else:
-            self.commit_ops(self._mutations(world) + list(extra or []))
+            self._commit_or_forget(world, self._mutations(world) + list(extra or []))
+
+    def _commit_or_forget(self, world: World, ops: list[Op]) -> None:
+        """``commit_ops``; if that fails (a per-call write, a journal append), the world in
+        memory holds changes nothing stored has, so it is dropped: the next touch loads
+        what was stored, and no later call builds on the failed one's changes."""
+        try:
+            self.commit_ops(ops)
+        except BaseException:
+            if self._worlds.get(world.session_id) is world:
+                del self._worlds[world.session_id]
+            raise
 
     def held(self) -> int:
         """How many session worlds are in memory (for leak checks)."""
@@ -308,23 +322,45 @@ class StateStore:
         if full and self.durability is Durability.JOURNAL:
             if self._flusher is not None:
                 self._wake.set()  # the batch is written off the serving thread
-            else:
+                return
+            try:
                 self.flush()
+            except Exception:  # boundary: this call is journaled already; the batch stays queued
+                logger.exception("flush of a full queue failed; its operations stay queued")
 
     def flush(self) -> None:
-        """Apply every queued operation to DuckDB (one transaction)."""
+        """Apply every queued operation to DuckDB (one transaction).
+
+        The batch leaves the queue only once it is written: if the write fails, its
+        operations go back to the head of the queue, ahead of any queued meanwhile, and
+        the journal offset stays where it was, so neither the next flush nor a restart
+        skips them.
+        """
         with self._apply_lock:
             with self._lock:
                 queued, self._queued = self._queued, []
+                oldest = self._oldest_queued
                 offset = self._journal.size() if self._journal is not None else None
-            stmts = compose(queued, self._column_types)
-            if offset is not None and offset != self._applied:
-                stmts.append((_SET_APPLIED, [offset]))
-            self._write(stmts)
+            try:
+                stmts = compose(queued, self._column_types)
+                if offset is not None and offset != self._applied:
+                    stmts.append((_SET_APPLIED, [offset]))
+                self._write(stmts)
+            except BaseException:
+                self._requeue(queued, oldest)
+                raise
             if offset is not None:
                 self._applied = offset
                 if offset > TRUNCATE_AT_BYTES:
                     self._truncate_if_idle()
+
+    def _requeue(self, ops: list[Op], oldest: float) -> None:
+        """Put a batch that was not written back in front of the queue, in order."""
+        if not ops:
+            return
+        with self._lock:
+            self._queued = ops + self._queued
+            self._oldest_queued = oldest
 
     def start_flusher(self) -> None:
         """Apply the journal to DuckDB in the background (see ``FLUSH_IDLE_S`` and friends)."""
@@ -332,8 +368,9 @@ class StateStore:
             return
 
         def run() -> None:
+            failures = 0
             while not self._stop.is_set():
-                self._wake.wait(FLUSH_POLL_S)
+                self._wake.wait(min(FLUSH_POLL_S * 2**failures, FLUSH_RETRY_MAX_S))
                 self._wake.clear()
                 if self._stop.is_set():
                     return  # close() writes what is left
@@ -341,8 +378,10 @@ class StateStore:
                     continue
                 try:
                     self.flush()
-                except Exception:  # boundary: a failed batch stays in the journal for the restart
-                    logger.exception("background flush failed")
+                    failures = 0
+                except Exception:  # boundary: the batch stays queued and journaled; retried with backoff
+                    failures = min(failures + 1, 16)
+                    logger.exception("background flush failed (%d in a row); its operations stay queued", failures)
 
         self._flusher = threading.Thread(target=run, name="toolenv-flusher", daemon=True)
         self._flusher.start()

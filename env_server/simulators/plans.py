@@ -33,6 +33,15 @@ _FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time"})
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
+# A string argument longer than this is echoed only into the call's own record, not into
+# each listed item or nested record: a filter repeated in every search hit turned a 4 MB
+# argument into a 40 MB answer. Short values (a city, a status) repeat as a real API's do.
+LONG_ECHO_CHARS = 256
+
+
+def short_values(args: Mapping[str, Any]) -> dict[str, Any]:
+    """``args`` without long strings: the context rows are rendered in, once per row."""
+    return {k: v for k, v in args.items() if not isinstance(v, str) or len(v) <= LONG_ECHO_CHARS}
 
 # A compiled schema node: (generation, series index or None) -> value.
 Node = Callable[["Generation", "int | None"], Any]
@@ -77,7 +86,8 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
                 if snaked is None:
                     snaked = gen._args_snake = {snake(k): v for k, v in args.items()}
                 value = snaked.get(snake_name, MISSING)
-            if value is not MISSING and fits_schema(value, schema):
+            if value is not MISSING and fits_schema(value, schema) and (
+                    type(value) is not str or len(value) <= LONG_ECHO_CHARS or gen.scope.is_top):
                 return value
         return inner(gen, index)
 

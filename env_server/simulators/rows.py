@@ -15,7 +15,7 @@ from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.simulators.base import SimContext
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import reports_current
-from env_server.simulators.plans import fits_schema
+from env_server.simulators.plans import fits_schema, short_values
 from state.world import RowState, World
 
 CONTROL_PARAMS = frozenset(
@@ -102,7 +102,7 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     # The row's own values (and the query that found it) are the context its missing fields
     # are drawn in: a show in Las Vegas gets a Las Vegas address, its URL follows its title.
     known = {k: v for k, v in row.data.items() if not k.startswith("_") and not isinstance(v, (dict, list))}
-    context = {**(row.data.get(QUERY_KEY) or {}), **known, **args}
+    context = {**short_values(row.data.get(QUERY_KEY) or {}), **known, **short_values(args)}
     gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
                      current=reports_current(spec))

@@ -28,7 +28,7 @@ from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema
+from env_server.simulators.plans import fits_schema, short_values
 from env_server.simulators.rows import (
     CONTROL_PARAMS,
     QUERY_KEY,
@@ -151,7 +151,7 @@ def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
         if world.get(spec.family, entity, key) is None:
             # Whole (a repeat must answer the same), with the query it answered (a booking of
             # this row inherits its route and dates).
-            world.put(spec.family, entity, key, {**item, QUERY_KEY: query})
+            world.put(spec.family, entity, key, {**item, QUERY_KEY: short_values(query)})
         ids.append(key)
         kept.append(item)
     out[listing.coll] = kept

@@ -97,8 +97,13 @@ def between(lo: float, hi: float, ndigits: int | None = None) -> Callable[[Gener
     return lambda gen: round(gen.rng.uniform(lo, hi), ndigits)
 
 
+# Slugs (and the URLs and paths made of them) stop here, as sites cut them: a long title
+# would otherwise repeat in full in each of a record's slug, url and path fields.
+SLUG_MAX_CHARS = 96
+
+
 def slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "item"
+    return re.sub(r"[^a-z0-9]+", "-", text[: SLUG_MAX_CHARS * 4].lower())[:SLUG_MAX_CHARS].strip("-") or "item"
 
 
 def _hex(gen: Generation, n: int) -> str:

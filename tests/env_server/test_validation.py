@@ -143,3 +143,8 @@ def test_the_python_check_of_flat_schemas_agrees_with_the_schema_validator(args)
 ])
 def test_schemas_with_any_constraint_are_not_checked_as_flat(schema):
     assert ArgumentValidator("t", schema)._flat is None
+
+
+def test_an_unknown_parameter_name_is_shown_cut_short():
+    (msg,) = ArgumentValidator("t", SCHEMA).problems({"city": "Oslo", "x" * 5000: 1})
+    assert msg.startswith("unknown parameter '" + "x" * 80 + "…'") and len(msg) < 200

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from state.encoding import encode_canonical, encode_canonical_lenient, encode_compact, encode_text, sha256
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=20,
 )
@@ -30,8 +30,16 @@ def test_each_encoder_matches_its_json_dumps_call(value: object) -> None:
 
 def test_non_ascii_quotes_and_special_floats_match_json_dumps() -> None:
     value = {"b": ["Zürich \"quoted\"\n", 1e300, -0.0, math.inf, math.nan], "a": {"東京": None}}
-    assert encode_text(value) == json.dumps(value, ensure_ascii=False)
     assert encode_canonical(value) == json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    finite = {"b": ["Zürich \"quoted\"\n", 1e300, -0.0], "a": {"東京": None}}
+    assert encode_text(finite) == json.dumps(finite, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_the_text_encoder_refuses_numbers_json_cannot_carry(bad: float) -> None:
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        encode_text({"shown": [1.5, {"deep": bad}]})
+    assert encode_text({"shown": 1.5}) == '{"shown": 1.5}'  # still usable after the failure
 
 
 def test_lenient_encoder_turns_non_json_values_into_strings() -> None:
