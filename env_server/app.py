@@ -42,53 +42,87 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Literal
 
-from fastapi import FastAPI, Header, HTTPException, Response
-from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import Body, FastAPI, Header, HTTPException, Response
+from mcp.server.streamable_http_manager import (
+    StreamableHTTPASGIApp,
+    StreamableHTTPSessionManager,
+)
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from env_server.body_limit import RestBodyLimit
+from env_server.config import FREE_SESSION
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
 from env_server.http_guard import HostOriginGuard, security_settings
+from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
 from env_server.orchestrator.api import (
-    MAX_DISTRACTORS,
+    DistractorCount,
     ScenarioSessionCreated,
     ScenarioSessionRequest,
     build_scenario_router,
     check_admin,
     create_scenario_session,
 )
-from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
 from env_server.orchestrator.errors import UnknownScenarioSessionError
 from env_server.orchestrator.sessions import registry_for
+from env_server.rest_contract import (
+    APP_ERRORS,
+    SESSION_ID_PATTERN,
+    AtLeastOne,
+    Seed,
+    error_responses,
+)
 from env_server.rl.api import build_env_router
 from env_server.server import build_server
 from state import CallRecord, SessionRecord
-
 
 _MCP_VERSION = importlib.metadata.version("mcp")
 GUARD_NOTE = "'Bearer <admin token>'; needed when the session plays an evaluation scenario (gold_guarded)."
 
 
-class SessionCreateRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+# A create body is one of two shapes; the schema says which fields each takes, so a body the
+# schema admits is one the route accepts (apart from names the catalog lacks: 422).
+_TOOL_SESSION_SHAPE: dict[str, Any] = {
+    "title": "tool session",
+    "properties": {"scenario_id": {"type": "null"}, "distractors": {"const": 0},
+                   "user_channel": {"const": False}, "max_steps": {"type": "null"}},
+    "anyOf": [{"required": ["tools"], "properties": {"tools": {"minItems": 1}}},
+              {"required": ["group"], "properties": {"group": {"type": "string"}}}],
+}
+_SCENARIO_SESSION_SHAPE: dict[str, Any] = {
+    "title": "scenario session",
+    "required": ["scenario_id"],
+    "properties": {"scenario_id": {"type": "string"}, "tools": {"maxItems": 0}, "group": {"type": "null"},
+                   "today": {"type": "null"}, "session_id": {"enum": [None, ""]}, "label": {"enum": [None, ""]},
+                   "base_world": {"const": "seeded"}},
+}
 
-    tools: list[str] = Field(default_factory=list, description="Catalog tool names the session exposes.")
+
+class SessionCreateRequest(BaseModel):
+    """A tool session (``tools`` and/or ``group``) or, with ``scenario_id``, a live scenario session."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"oneOf": [_TOOL_SESSION_SHAPE,
+                                                                           _SCENARIO_SESSION_SHAPE]})
+
+    tools: list[str] = Field(default_factory=list, json_schema_extra={"uniqueItems": True},
+                             description="Catalog tool names the session exposes.")
     group: str | None = Field(default=None, description="A catalog group, e.g. 'wild_tool_bench_3'.")
-    seed: int | None = Field(default=None, description="World seed (0 for tool sessions; a scenario's own seed).")
+    seed: Seed | None = Field(default=None,
+                              description="World seed (0 for tool sessions; a scenario's own seed).")
     today: dt.date | None = None
-    session_id: str | None = None
-    label: str | None = None
+    session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN,
+                                   json_schema_extra={"not": {"const": FREE_SESSION}})
+    label: str | None = Field(default=None, max_length=256)
     base_world: Literal["seeded", "empty"] = Field(
         default="seeded", description="'seeded': user-owned collections start with a few rows; 'empty': none.")
     scenario_id: str | None = Field(default=None, description="Create a live scenario session instead.")
-    distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS, description="Scenario sessions only.")
-    user_channel: bool = Field(default=False, description="Scenario sessions only: add talk_to_user.")
-    max_steps: int | None = Field(default=None, ge=1, description="Scenario sessions only: calls per task.")
+    distractors: DistractorCount = Field(default=0, description="Scenario sessions only.")
+    user_channel: StrictBool = Field(default=False, description="Scenario sessions only: add talk_to_user.")
+    max_steps: AtLeastOne | None = Field(default=None, description="Scenario sessions only: calls per task.")
 
 
 class SessionCreateResult(BaseModel):
@@ -106,7 +140,12 @@ class StateResult(BaseModel):
 class ForkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    session_id: str | None = None
+    session_id: str | None = Field(default=None, pattern=SESSION_ID_PATTERN,
+                                   json_schema_extra={"not": {"const": FREE_SESSION}})
+
+
+# An optional body: none means the defaults; JSON null is not a body.
+_OPTIONAL_FORK_BODY = Body(default_factory=ForkRequest)
 
 
 class KnownSessionsOnly:
@@ -148,7 +187,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         finally:
             env.store.close()
 
-    app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan, responses=APP_ERRORS)
     # Host/Origin checks for every route (MCP and REST), one rule: see http_guard.py.
     app.add_middleware(HostOriginGuard,
                        settings=security_settings(env.settings.allowed_hosts, env.settings.allowed_origins))
@@ -170,7 +209,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         return {"status": "ok", "version": app.version, "mcp_version": _MCP_VERSION, "tools": len(env.catalog),
                 "catalogs": len(env.catalog.sources), "groups": len(env.catalog.groups)}
 
-    @app.post("/v1/sessions", status_code=201)
+    @app.post("/v1/sessions", status_code=201, responses=error_responses(401, 404, 409, 422))
     async def create_session(body: SessionCreateRequest) -> SessionCreateResult | ScenarioSessionCreated:
         if body.scenario_id is not None:
             if (body.tools or body.group is not None or body.today is not None or body.session_id or body.label
@@ -194,27 +233,29 @@ def build_app(env: ToolEnvironment) -> FastAPI:
                 label=body.label,
                 base_world=body.base_world,
             )
+        except SessionConflictError as exc:
+            raise HTTPException(409, str(exc)) from None
         except SessionError as exc:
             raise HTTPException(422, str(exc)) from None
         return SessionCreateResult(
             session=view.record, mcp_path=f"/sessions/{view.session_id}/mcp", tool_count=len(view.names)
         )
 
-    @app.get("/v1/sessions/{session_id}")
+    @app.get("/v1/sessions/{session_id}", responses=error_responses(404))
     async def get_session(session_id: str) -> SessionRecord:
         try:
             return env.view(session_id).record
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
 
-    @app.get("/v1/sessions/{session_id}/calls")
+    @app.get("/v1/sessions/{session_id}/calls", responses=error_responses(404))
     async def get_calls(session_id: str) -> list[CallRecord]:
         try:
             return env.calls(session_id)
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
 
-    @app.get("/v1/sessions/{session_id}/state")
+    @app.get("/v1/sessions/{session_id}/state", responses=error_responses(404))
     async def get_state(session_id: str) -> StateResult:
         try:
             view = env.view(session_id)
@@ -223,7 +264,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         world = env.store.world(view.session_id, view.record.seed)
         return StateResult(session_id=session_id, digest=world.digest(), rows=len(world.rows))
 
-    def admit_branching(session_id: str, authorization: str | None) -> None:
+    def admit_branching(session_id: str, authorization: str) -> None:
         """404 for an unknown session; the admin token for a gold-guarded one."""
         try:
             guarded = env.view(session_id).record.gold_guarded
@@ -232,14 +273,14 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         if guarded:
             check_admin(env, authorization)
 
-    @app.post("/v1/sessions/{session_id}/reset")
-    async def reset(session_id: str, authorization: str | None = Header(default=None, description=GUARD_NOTE)
+    @app.post("/v1/sessions/{session_id}/reset", responses=error_responses(401, 404))
+    async def reset(session_id: str, authorization: str = Header(default="", description=GUARD_NOTE)
                     ) -> StateResult:
         admit_branching(session_id, authorization)
         env.reset_session(session_id)
         return await get_state(session_id)
 
-    @app.delete("/v1/sessions/{session_id}", status_code=204)
+    @app.delete("/v1/sessions/{session_id}", status_code=204, responses=error_responses(404, 409))
     async def delete_session(session_id: str) -> Response:
         try:
             registry_for(env).get(session_id)
@@ -256,12 +297,14 @@ def build_app(env: ToolEnvironment) -> FastAPI:
             raise HTTPException(404, str(exc)) from None
         return Response(status_code=204)
 
-    @app.post("/v1/sessions/{session_id}/fork", status_code=201)
-    async def fork(session_id: str, body: ForkRequest | None = None,
-                   authorization: str | None = Header(default=None, description=GUARD_NOTE)) -> SessionCreateResult:
+    @app.post("/v1/sessions/{session_id}/fork", status_code=201, responses=error_responses(401, 404, 409, 422))
+    async def fork(session_id: str, body: ForkRequest = _OPTIONAL_FORK_BODY,
+                   authorization: str = Header(default="", description=GUARD_NOTE)) -> SessionCreateResult:
         admit_branching(session_id, authorization)
         try:
-            view = env.fork_session(session_id, (body or ForkRequest()).session_id)
+            view = env.fork_session(session_id, body.session_id)
+        except SessionConflictError as exc:
+            raise HTTPException(409, str(exc)) from None
         except SessionError as exc:
             raise HTTPException(422, str(exc)) from None
         return SessionCreateResult(

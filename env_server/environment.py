@@ -240,7 +240,7 @@ class ToolEnvironment:
         try:
             self.sessions.create(record)
         except KeyError:
-            raise SessionError(f"session '{sid}' already exists") from None
+            raise SessionConflictError(f"session '{sid}' already exists") from None
         # A new session has no rows and no calls yet: skip the database lookups.
         self.store.adopt(World(session_id=sid, seed=seed))
         self.log.start(sid)

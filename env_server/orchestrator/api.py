@@ -28,27 +28,42 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 from env_server.environment import ToolEnvironment
-from env_server.orchestrator.errors import LiveSessionError, SessionFinishedError, UnknownScenarioSessionError
-from env_server.orchestrator.reports import CallEntry, ScenarioSummary, SessionResult, SessionStatus, UserTurn
+from env_server.orchestrator.errors import (
+    LiveSessionError,
+    SessionFinishedError,
+    UnknownScenarioSessionError,
+)
+from env_server.orchestrator.reports import (
+    CallEntry,
+    ScenarioSummary,
+    SessionResult,
+    SessionStatus,
+    UserTurn,
+)
 from env_server.orchestrator.sessions import ScenarioSessions, registry_for
+from env_server.rest_contract import AtLeastOne, Seed, error_responses, json_integer
 
 PREFIX = "/v1/scenario-sessions"
 MAX_DISTRACTORS = 200
+
+
+DistractorCount = Annotated[int, Field(ge=0, le=MAX_DISTRACTORS), BeforeValidator(json_integer)]
 
 
 class ScenarioSessionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scenario_id: str
-    seed: int | None = Field(default=None, description="Defaults to the scenario's own seed.")
-    max_steps: int | None = Field(default=None, ge=1, description="Tool calls allowed per task (default 16).")
-    distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS, description="Catalog tools added to the list.")
-    user_channel: bool = Field(default=False, description="Add the talk_to_user(message) tool.")
+    seed: Seed | None = Field(default=None, description="Defaults to the scenario's own seed.")
+    max_steps: AtLeastOne | None = Field(default=None, description="Tool calls allowed per task (default 16).")
+    distractors: DistractorCount = Field(default=0, description="Catalog tools added to the list.")
+    user_channel: StrictBool = Field(default=False, description="Add the talk_to_user(message) tool.")
 
 
 class ScenarioSessionCreated(BaseModel):
@@ -118,7 +133,7 @@ def check_admin(env: ToolEnvironment, authorization: str | None) -> None:
 def admin_guard(env: ToolEnvironment) -> Callable[..., Awaitable[None]]:
     """A dependency that admits only ``Authorization: Bearer <settings.admin_token>``."""
 
-    async def require_admin(authorization: str | None = Header(default=None)) -> None:
+    async def require_admin(authorization: str = Header(default="")) -> None:
         check_admin(env, authorization)
 
     return require_admin
@@ -137,18 +152,18 @@ def build_scenario_router(env: ToolEnvironment, registry: ScenarioSessions | Non
             for s in sessions.scenarios.scenarios
         ]
 
-    @router.post(PREFIX, status_code=201)
+    @router.post(PREFIX, status_code=201, responses=error_responses(404, 422))
     async def create(body: ScenarioSessionRequest) -> ScenarioSessionCreated:
         return create_scenario_session(sessions, body)
 
-    @router.get(PREFIX + "/{session_id}")
+    @router.get(PREFIX + "/{session_id}", responses=error_responses(404))
     async def status(session_id: str) -> SessionStatus:
         try:
             return sessions.get(session_id).status()
         except LiveSessionError as exc:
             raise _http_error(exc) from None
 
-    @router.delete(PREFIX + "/{session_id}", status_code=204)
+    @router.delete(PREFIX + "/{session_id}", status_code=204, responses=error_responses(404))
     async def delete(session_id: str) -> Response:
         try:
             sessions.release(session_id)
@@ -156,21 +171,21 @@ def build_scenario_router(env: ToolEnvironment, registry: ScenarioSessions | Non
             raise _http_error(exc) from None
         return Response(status_code=204)
 
-    @router.post(PREFIX + "/{session_id}/reply")
+    @router.post(PREFIX + "/{session_id}/reply", responses=error_responses(404, 409, 422))
     async def reply(session_id: str, body: ReplyRequest) -> UserTurn:
         try:
             return sessions.get(session_id).reply(body.content)
         except LiveSessionError as exc:
             raise _http_error(exc) from None
 
-    @router.get(PREFIX + "/{session_id}/result", dependencies=admin)
+    @router.get(PREFIX + "/{session_id}/result", dependencies=admin, responses=error_responses(401, 404))
     async def result(session_id: str) -> SessionResult:
         try:
             return sessions.get(session_id).result()
         except LiveSessionError as exc:
             raise _http_error(exc) from None
 
-    @router.get(PREFIX + "/{session_id}/calls", dependencies=admin)
+    @router.get(PREFIX + "/{session_id}/calls", dependencies=admin, responses=error_responses(401, 404))
     async def calls(session_id: str) -> list[CallEntry]:
         try:
             session = sessions.get(session_id)

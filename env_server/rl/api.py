@@ -37,15 +37,16 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
-from fastapi import APIRouter, Header, HTTPException, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi import APIRouter, Body, Header, HTTPException, Response
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from env_server.environment import ToolEnvironment
 from env_server.orchestrator.api import check_admin
 from env_server.orchestrator.splits import is_test_split
+from env_server.rest_contract import Seed, error_responses, json_integer
 from env_server.rl.env import ToolEnv
 from env_server.rl.errors import (
     ActionError,
@@ -66,8 +67,9 @@ T = TypeVar("T")
 class EnvCreateRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    seed: int | None = Field(default=None, description="Seeds the scenario draw; see ToolEnv.reset.")
-    options: dict[str, Any] | None = Field(default=None, description="ResetOptions: scenario_id, world_seed, ...")
+    seed: Seed | None = Field(default=None, description="Seeds the scenario draw; see ToolEnv.reset.")
+    options: ResetOptions | None = Field(default=None,
+                                         description="Reset options: scenario_id or generator, world_seed, ...")
 
 
 class EnvCreated(BaseModel):
@@ -93,7 +95,11 @@ class StepResult(BaseModel):
 class ForkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    n: int = Field(default=1, ge=1, le=MAX_FORK)
+    n: Annotated[int, Field(ge=1, le=MAX_FORK), BeforeValidator(json_integer)] = 1
+
+
+# An optional body: none means the defaults; JSON null is not a body.
+_OPTIONAL_FORK_BODY = Body(default_factory=ForkRequest)
 
 
 class ForkResult(BaseModel):
@@ -231,20 +237,20 @@ def reveals_gold(pool: ScenarioPool, options: ResetOptions) -> bool:
 def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None = None) -> APIRouter:
     envs = registry or env_registry_for(environment)
     router = APIRouter(prefix=PREFIX, tags=["rl envs"])
-    token_header = Header(default=None, description="'Bearer <admin token>'; needed for evaluation scenarios.")
+    token_header = Header(default="", description="'Bearer <admin token>'; needed for evaluation scenarios.")
 
-    def guarded(env_id: str, authorization: str | None) -> ToolEnv:
+    def guarded(env_id: str, authorization: str) -> ToolEnv:
         """The env, once the caller may see its gold (``UnknownEnvError``, or 401/403)."""
         env = envs.get(env_id)
         if is_test_split(env.scenario):
             check_admin(environment, authorization)
         return env
 
-    @router.post("", status_code=201)
-    async def create(body: EnvCreateRequest, authorization: str | None = token_header) -> EnvCreated:
+    @router.post("", status_code=201, responses=error_responses(401, 404, 422, 429))
+    async def create(body: EnvCreateRequest, authorization: str = token_header) -> EnvCreated:
         def work() -> EnvCreated:
             env = ToolEnv(environment)
-            options = ResetOptions.model_validate(body.options or {})
+            options = body.options or ResetOptions()
             if reveals_gold(env.pool, options):
                 check_admin(environment, authorization)
             envs.ensure_room(1)
@@ -260,8 +266,8 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
         except TooManyEnvsError as exc:
             raise HTTPException(429, str(exc)) from None
 
-    @router.post("/{env_id}/step")
-    async def step(env_id: str, body: StepRequest, authorization: str | None = token_header) -> StepResult:
+    @router.post("/{env_id}/step", responses=error_responses(401, 404, 409, 422))
+    async def step(env_id: str, body: StepRequest, authorization: str = token_header) -> StepResult:
         def work() -> StepResult:
             env = guarded(env_id, authorization)
             action = Action.model_validate(body.action)
@@ -280,10 +286,10 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
         except EpisodeFinishedError as exc:
             raise HTTPException(409, str(exc)) from None
 
-    @router.post("/{env_id}/fork", status_code=201)
-    async def fork(env_id: str, body: ForkRequest | None = None, authorization: str | None = token_header
+    @router.post("/{env_id}/fork", status_code=201, responses=error_responses(401, 404, 409, 429))
+    async def fork(env_id: str, body: ForkRequest = _OPTIONAL_FORK_BODY, authorization: str = token_header
                    ) -> ForkResult:
-        n = (body or ForkRequest()).n
+        n = body.n
 
         def work() -> ForkResult:
             env = guarded(env_id, authorization)
@@ -299,8 +305,8 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
         except TooManyEnvsError as exc:
             raise HTTPException(429, str(exc)) from None
 
-    @router.delete("/{env_id}", status_code=204)
-    async def delete(env_id: str, authorization: str | None = token_header) -> Response:
+    @router.delete("/{env_id}", status_code=204, responses=error_responses(401, 404))
+    async def delete(env_id: str, authorization: str = token_header) -> Response:
         def work() -> None:
             guarded(env_id, authorization)
             envs.remove(env_id)

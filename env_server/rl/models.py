@@ -20,9 +20,17 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from env_server.generator import GeneratorSettings
+from env_server.rest_contract import AtLeastOne, Seed
 from env_server.rl.errors import ActionError, OptionsError
 
 
@@ -89,7 +97,10 @@ def parse_arguments(raw: str) -> dict[str, Any]:
 class ResetOptions(BaseModel):
     """``reset(options=...)``. Without ``scenario_id`` or ``generator`` a built-in scenario is drawn from the seed."""
 
-    model_config = ConfigDict(extra="forbid")
+    # The schema says what the validator below checks: not both sources at once.
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"not": {
+        "required": ["scenario_id", "generator"],
+        "properties": {"scenario_id": {"type": "string"}, "generator": {"type": "object"}}}})
 
     scenario_id: str | None = None
     generator: GeneratorSettings | None = Field(
@@ -97,8 +108,9 @@ class ResetOptions(BaseModel):
         description=("Play a freshly generated scenario: GeneratorSettings fields ({} for the defaults). "
                      "The generator seed is reset's seed (drawn from the env's generator without one)."),
     )
-    world_seed: int | None = Field(default=None, description="World seed; default: the scenario's own seed.")
-    max_calls_per_task: int | None = Field(default=None, ge=1, description="Orchestrator call budget per task.")
+    world_seed: Seed | None = Field(default=None,
+                                    description="World seed; default: the scenario's own seed.")
+    max_calls_per_task: AtLeastOne | None = Field(default=None, description="Orchestrator call budget per task.")
 
     @model_validator(mode="after")
     def _one_source(self) -> ResetOptions:

@@ -92,7 +92,7 @@ def test_a_deleted_scenario_session_answers_404_everywhere_and_never_reloads(bui
     with running_server(restarted) as base, httpx.Client(base_url=base) as http:
         assert_gone(http, sid, path, call)
         retry = http.post("/v1/sessions", json={"tools": [name], "session_id": sid})
-        assert retry.status_code == 422 and "already exists" in retry.text  # the id is never reused
+        assert retry.status_code == 409 and "already exists" in retry.text  # the id is never reused
     assert len(restarted.log.calls(sid)) == 1
 
 
