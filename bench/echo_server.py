@@ -1,5 +1,8 @@
 """A bare MCP echo server on the same SDK, transport and app stack as toolenv (the baseline).
 
+Bare, but spec-compliant: it validates Host and Origin with the SDK's own settings, as every
+MCP server over HTTP must (toolenv applies the same rule to all its routes).
+
 Usage: python bench/echo_server.py PORT
 """
 
@@ -14,6 +17,7 @@ import uvicorn
 from fastapi import FastAPI
 from mcp.server import Server, ServerRequestContext
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route
 
 ECHO = types.Tool.model_validate(
@@ -40,7 +44,12 @@ def build_app() -> FastAPI:
         "echo", on_list_tools=on_list_tools, on_call_tool=on_call_tool,
         get_tool_input_schema=lambda name: ECHO.input_schema if name == "echo" else None,
     )
-    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True)
+    # A spec-compliant bare server validates Host and Origin (DNS-rebinding protection), as the
+    # SDK's own streamable_http_app does for a loopback server; toolenv does the same app-wide.
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                         allowed_hosts=["127.0.0.1:*", "localhost:*"],
+                                         allowed_origins=["http://127.0.0.1:*", "http://localhost:*"])
+    manager = StreamableHTTPSessionManager(app=server, stateless=True, json_response=True, security_settings=security)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
