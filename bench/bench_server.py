@@ -196,7 +196,7 @@ def ratio_line(label: str, pooled: tuple[float, float], ours: list[float] | None
     head = f"{label:<26}{pooled[0]:>9.2f}{pooled[1]:>9.2f}"
     if ours is None or echo is None:
         return f"{head}{pooled[0] / pooled[1]:>10.2f}   (pooled)"
-    per_round = [o / e for o, e in zip(ours, echo) if e > 0]
+    per_round = [o / e for o, e in zip(ours, echo, strict=True) if e > 0]
     return f"{head}{statistics.median(per_round):>10.2f}   {min(per_round):.2f}-{max(per_round):.2f}"
 
 

@@ -38,8 +38,8 @@ from env_server.rl import (
     score_rollout,
 )
 
-__all__ = sorted([
+__all__ = [
     "Action", "ActionError", "CallVerdict", "DenseReward", "EpisodeFinishedError", "Observation", "OptionsError",
     "OraclePolicy", "ResetNeededError", "ResetOptions", "RewardFn", "RolloutError", "ScriptedPolicy", "SparseReward",
     "StepInfo", "StepJudgement", "ToolEnv", "score_rollout",
-])
+]

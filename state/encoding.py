@@ -24,12 +24,12 @@ try:
     # CPython's own SHA-256 (``_sha2`` from 3.12, ``_sha256`` before): the same digest as
     # ``hashlib.sha256``, without OpenSSL's per-call provider lookup, which a server with
     # cold caches pays ~10 us for on every call seed.
-    from _sha2 import sha256  # type: ignore[import-not-found]
+    from _sha2 import sha256 as sha256  # type: ignore[import-not-found]  # re-exported
 except ImportError:
     try:
-        from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
+        from _sha256 import sha256 as sha256  # type: ignore[import-not-found,no-redef]  # re-exported
     except ImportError:  # pragma: no cover - a build without the built-in modules
-        from hashlib import sha256  # type: ignore[assignment]
+        from hashlib import sha256 as sha256  # type: ignore[assignment]  # re-exported
 
 Encode = Callable[[Any], str]
 

@@ -29,9 +29,9 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 from state.db import MEMORY, Database
@@ -104,7 +104,7 @@ def _bulk_statements(verb: str, table: str, types: list[str], rows: list[list[An
     out: list[Statement] = []
     for i in range(0, len(rows), BULK_CHUNK_ROWS):
         chunk = rows[i : i + BULK_CHUNK_ROWS]
-        out.append((sql, [encode_compact({f"c{k}": list(col) for k, col in enumerate(zip(*chunk))})]))
+        out.append((sql, [encode_compact({f"c{k}": list(col) for k, col in enumerate(zip(*chunk, strict=True))})]))
     return out
 
 

@@ -328,7 +328,7 @@ def first_difference(a: Any, b: Any, path: str = "$") -> str | None:
                 return hit
         return None
     if isinstance(a, list) and isinstance(b, list):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):  # lengths compared below
             hit = first_difference(x, y, f"{path}[{i}]")
             if hit:
                 return hit

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 # One definition of the task labels and pseudo-actions, shared with the scoring engine.
-from env_server.scoring.models import ASK, PREPARE, PSEUDO_ACTIONS, TaskType, TurnSubtype
-
+from env_server.scoring.models import ASK as ASK  # re-exported for the generator
+from env_server.scoring.models import PREPARE, PSEUDO_ACTIONS, TaskType, TurnSubtype
 
 _DATE_PREFIX = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
 

@@ -95,7 +95,7 @@ def record_scenario(native: NativeScenarioFile, catalog: Catalog) -> NativeScena
             allowed = ancestors(task, i)
             problems: list[str] = []
 
-            def resolve(ref: str, allowed: set[int] = allowed, problems: list[str] = problems) -> Any:
+            def resolve(ref: str, allowed: set[int] = allowed, problems: list[str] = problems, t: int = t) -> Any:
                 value = lookup_ref(ref, t, allowed, observation_of)
                 if isinstance(value, RefProblem):
                     problems.append(f"reference '{ref}': {value.message}")

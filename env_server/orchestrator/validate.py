@@ -269,7 +269,7 @@ def _check_ask(i: int, args: dict[str, Any], question: Any, reply: Any, tools: d
         if tool is None:
             problems.append(f"node {i}: asks about '{entry.get('tool_name')}', which is not one of the scenario's tools")
             continue
-        known = set((tool.input_schema.get("properties") or {}))
+        known = set(tool.input_schema.get("properties") or {})
         unknown = [p for p in entry["missing_required_parameters"] if p not in known]
         if unknown:
             problems.append(f"node {i}: {tool.name} has no parameter(s) {unknown}")

@@ -26,9 +26,9 @@ from env_server.rl.models import Action, Observation, ResetOptions, StepInfo
 from env_server.rl.policies import OraclePolicy, ScriptedPolicy
 from env_server.rl.rewards import DenseReward, RewardFn, SparseReward
 
-__all__ = sorted([
-    "DEFAULT_MAX_EPISODE_STEPS", "Action", "ActionError", "AdminTokenError", "CallVerdict", "DenseReward",
-    "EpisodeFinishedError", "Observation", "OptionsError", "OraclePolicy", "ResetNeededError", "ResetOptions", "RewardFn", "RolloutError",
-    "ScriptedPolicy", "SparseReward", "StepInfo", "StepJudgement", "ToolEnv", "TooManyEnvsError", "UnknownEnvError",
-    "default_environment", "judge_steps", "score_rollout",
-])
+__all__ = [
+    "Action", "ActionError", "AdminTokenError", "CallVerdict", "DEFAULT_MAX_EPISODE_STEPS", "DenseReward",
+    "EpisodeFinishedError", "Observation", "OptionsError", "OraclePolicy", "ResetNeededError", "ResetOptions",
+    "RewardFn", "RolloutError", "ScriptedPolicy", "SparseReward", "StepInfo", "StepJudgement", "TooManyEnvsError",
+    "ToolEnv", "UnknownEnvError", "default_environment", "judge_steps", "score_rollout",
+]

@@ -56,7 +56,15 @@ from env_server.orchestrator.models import ScenarioSpec
 from env_server.orchestrator.reports import TurnKind
 from env_server.rl.errors import EpisodeFinishedError, ResetNeededError
 from env_server.rl.judging import CallVerdict, StepJudgement, TaskJudge, predicted_step
-from env_server.rl.models import Action, Observation, ResetOptions, StepInfo, parse_action, parse_arguments, parse_options
+from env_server.rl.models import (
+    Action,
+    Observation,
+    ResetOptions,
+    StepInfo,
+    parse_action,
+    parse_arguments,
+    parse_options,
+)
 from env_server.rl.rewards import RewardFn, resolve_reward
 from env_server.rl.scenarios import ScenarioEntry, ScenarioPool
 from env_server.scoring import GoldSession, PredictedCall, PredictedStep

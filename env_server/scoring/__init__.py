@@ -55,13 +55,13 @@ from env_server.scoring.scorer import ScoringOptions, SessionScore, TaskScore, s
 from env_server.scoring.taxonomy import ErrorColumn, ErrorReason, TaskError
 from env_server.scoring.unitoolcall import UtcCall, UtcConversation, UtcTurn, compute_unitoolcall_metrics
 
-__all__ = sorted([
-    "ASK", "OFFICIAL", "PREPARE", "ArgCheck", "ArgErrorKind", "ArgsMode", "ErrorColumn", "ErrorReason",
-    "GoldNode", "GoldSession", "GoldTask", "PaperError", "PaperScore", "PathCursor", "PathEngine", "PathState",
-    "PredictedCall", "PredictedStep", "ScoringError", "ScoringOptions", "SessionScore", "StepRecord", "StepStatus",
-    "StrictQuirks", "TaskError", "TaskGrade", "TaskMatcher", "TaskScore", "TaskType", "Topology", "TurnSubtype",
-    "UtcCall", "UtcConversation", "UtcTurn", "check_call_strict", "classify_topology", "compute_official_metrics",
-    "compute_report", "compute_unitoolcall_metrics", "grade_steps", "match_steps", "score_call_paper",
-    "score_matcher", "score_official_report", "score_official_results", "score_session", "score_task",
-    "session_from_line", "summary_rouge_l", "token_rouge_l",
-])
+__all__ = [
+    "ASK", "ArgCheck", "ArgErrorKind", "ArgsMode", "ErrorColumn", "ErrorReason", "GoldNode", "GoldSession", "GoldTask",
+    "OFFICIAL", "PREPARE", "PaperError", "PaperScore", "PathCursor", "PathEngine", "PathState", "PredictedCall",
+    "PredictedStep", "ScoringError", "ScoringOptions", "SessionScore", "StepRecord", "StepStatus", "StrictQuirks",
+    "TaskError", "TaskGrade", "TaskMatcher", "TaskScore", "TaskType", "Topology", "TurnSubtype", "UtcCall",
+    "UtcConversation", "UtcTurn", "check_call_strict", "classify_topology", "compute_official_metrics",
+    "compute_report", "compute_unitoolcall_metrics", "grade_steps", "match_steps", "score_call_paper", "score_matcher",
+    "score_official_report", "score_official_results", "score_session", "score_task", "session_from_line",
+    "summary_rouge_l", "token_rouge_l",
+]

@@ -20,8 +20,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from env_server.scoring.grading import ArgsMode
 from env_server.errors import ToolenvError
+from env_server.scoring.grading import ArgsMode
 from env_server.scoring.models import GoldSession, ScoringError
 from env_server.scoring.official import score_official_report
 from env_server.scoring.qaoa import QaoaSource, write_qaoa

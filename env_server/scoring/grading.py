@@ -17,8 +17,8 @@ from typing import Any
 
 from env_server.scoring.args_paper import PaperError, pair_calls_paper
 from env_server.scoring.args_strict import OFFICIAL, ArgErrorKind, StrictQuirks, check_call_strict, parse_arguments
-from env_server.scoring.models import PSEUDO_ACTIONS, GoldTask, PredictedCall
 from env_server.scoring.matching import StepRecord
+from env_server.scoring.models import PSEUDO_ACTIONS, GoldTask, PredictedCall
 
 
 class ArgsMode(str, Enum):

@@ -296,7 +296,7 @@ class ReferenceData:
             info = Vin(vin.strip().upper())
             maker = info.manufacturer
             years = info.years
-        except Exception:  # vininfo raises bare errors on malformed input  # noqa: BLE001
+        except Exception:  # vininfo raises bare errors on malformed input
             return None
         return {"make": str(maker), "country": str(info.country or ""), "region": str(info.region or ""),
                 "wmi": info.wmi, "model_year": years[0] if years else None}

@@ -42,8 +42,8 @@ async def _play_over_mcp(url: str, scenario) -> tuple[str | None, list[dict], li
                 async with anyio.create_task_group() as group:
                     for i in step:
                         node = gold.nodes[i]
-                        group.start_soon(lambda n=node: client.call_tool(
-                            n.name, n.arguments, meta={STEP_META_KEY: f"{index}-{k}"}))
+                        group.start_soon(lambda n=node, tag=f"{index}-{k}": client.call_tool(
+                            n.name, n.arguments, meta={STEP_META_KEY: tag}))
         assert (await talk(""))["done"]  # still over, and says so
     return instructions, said, names
 

@@ -7,7 +7,15 @@ from typing import Any
 
 from env_server.scoring.matching import TaskMatcher
 from env_server.scoring.models import (
-    ASK, PREPARE, GoldNode, GoldSession, GoldTask, PredictedCall, PredictedStep, TaskType, TurnSubtype,
+    ASK,
+    PREPARE,
+    GoldNode,
+    GoldSession,
+    GoldTask,
+    PredictedCall,
+    PredictedStep,
+    TaskType,
+    TurnSubtype,
 )
 from env_server.scoring.paths import PathEngine
 from env_server.scoring.scorer import ScoringOptions, SessionScore, TaskScore, score_matcher

@@ -17,7 +17,15 @@ from env_server.scoring.report_html import render_html
 from env_server.scoring.runs import load_official_run
 from env_server.scoring.taxonomy import ErrorColumn
 from tests.scoring.synthetic import (
-    call, chat_task, oracle_steps, parallel_task, run_session, sequential_task, session_a, session_b, single_task,
+    call,
+    chat_task,
+    oracle_steps,
+    parallel_task,
+    run_session,
+    sequential_task,
+    session_a,
+    session_b,
+    single_task,
 )
 from tests.scoring.test_official import official_tree  # noqa: F401  (fixture)
 

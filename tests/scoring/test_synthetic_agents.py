@@ -13,8 +13,18 @@ from env_server.scoring.models import GoldTask, PredictedStep
 from env_server.scoring.scorer import ScoringOptions, SessionScore, score_task
 from env_server.scoring.taxonomy import ErrorColumn, ErrorReason
 from tests.scoring.synthetic import (
-    call, chat_task, clarify_task, mixed_task, oracle_steps, parallel_task, run_live, run_session, sequential_task,
-    session_a, session_b, single_task,
+    call,
+    chat_task,
+    clarify_task,
+    mixed_task,
+    oracle_steps,
+    parallel_task,
+    run_live,
+    run_session,
+    sequential_task,
+    session_a,
+    session_b,
+    single_task,
 )
 
 TEXT = PredictedStep.text("Done.")

@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from env_server.scoring.unitoolcall import (
-    UtcCall, UtcConversation, UtcTurn, canonical_date, compute_unitoolcall_metrics, flexible_match, normalize_name,
-    normalize_value, score_unit, strict_match,
+    UtcCall,
+    UtcConversation,
+    UtcTurn,
+    canonical_date,
+    compute_unitoolcall_metrics,
+    flexible_match,
+    normalize_name,
+    normalize_value,
+    score_unit,
+    strict_match,
 )
 
 

@@ -173,7 +173,7 @@ def test_a_large_batch_is_written_as_bounded_bulk_documents_in_order(tmp_path):
     assert len(stmts) == 3
     docs = [json.loads(params[0]) for _, params in stmts]
     assert [len(doc["c0"]) for doc in docs] == [store_module.BULK_CHUNK_ROWS] * 2 + [7]
-    decoded = [list(row) for doc in docs for row in zip(doc["c0"], doc["c1"])]
+    decoded = [list(row) for doc in docs for row in zip(doc["c0"], doc["c1"], strict=True)]
     assert decoded == rows
 
     db = Database(tmp_path / "bulk.duckdb")

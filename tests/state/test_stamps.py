@@ -13,7 +13,7 @@ from state import Database
 from state.stamps import elapsed_ms_text, iso_from_ns, utc_now_iso
 from state.store import Durability
 
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 @given(st.integers(0, 4_102_444_800 * 10**9))  # up to 2100
@@ -30,9 +30,9 @@ def test_a_whole_second_has_no_fraction_and_the_cached_second_moves_on():
 
 
 def test_the_default_timestamp_is_now():
-    before = dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1)
+    before = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
     stamp = dt.datetime.fromisoformat(utc_now_iso())
-    assert before <= stamp <= dt.datetime.now(dt.timezone.utc)
+    assert before <= stamp <= dt.datetime.now(dt.UTC)
 
 
 def test_latency_text_is_milliseconds_to_the_microsecond():
