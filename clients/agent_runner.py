@@ -117,7 +117,8 @@ class LiveEpisode:
             self.events.append({"type": "tool_call", "task": self.task_index, "step_id": step_id,
                                 "call_id": call_id, "name": name, "arguments": arguments})
             try:
-                result = await self._mcp.call_tool(name, arguments, meta={STEP_META_KEY: step_id})
+                # RequestParamsMeta takes extra keys (PEP 728 extra_items), which mypy does not read yet.
+                result = await self._mcp.call_tool(name, arguments, meta={STEP_META_KEY: step_id})  # type: ignore[arg-type]
                 text = "".join(getattr(c, "text", "") for c in result.content)
                 reply = ToolReply(call_id, name, bool(result.is_error), text)
             except MCPError as exc:  # a protocol error (unknown tool) is the agent's observation

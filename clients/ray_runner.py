@@ -62,7 +62,7 @@ from typing import Any
 
 from env_server.rl import DEFAULT_MAX_EPISODE_STEPS, OraclePolicy, ScriptedPolicy, ToolEnv
 
-Policy = Callable[[Any, dict[str, Any]], Any]
+Policy = Callable[[Any, Mapping[str, Any]], Any]
 PolicyFactory = Callable[[ToolEnv, int], Policy]
 PolicySpec = str | PolicyFactory
 OptionsSpec = Mapping[str, Any] | Sequence[Mapping[str, Any] | None] | None

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 import anyio
@@ -130,15 +131,15 @@ class RolloutClient:
 
     async def reset_many(self, requests: Sequence[dict[str, Any]], *, return_exceptions: bool = False) -> list[Any]:
         """One reset per ``{"seed"?, "options"?}``, in order."""
-        return await self._gather([lambda r=r: self.reset(r.get("seed"), r.get("options")) for r in requests],
+        return await self._gather([partial(self.reset, r.get("seed"), r.get("options")) for r in requests],
                                   return_exceptions)
 
     async def step_many(self, steps: Sequence[tuple[str, dict[str, Any]]], *, return_exceptions: bool = False) -> list[Any]:
         """One step per ``(env_id, action)``, in order (give each env at most one action per batch)."""
-        return await self._gather([lambda s=s: self.step(*s) for s in steps], return_exceptions)
+        return await self._gather([partial(self.step, *s) for s in steps], return_exceptions)
 
     async def close_many(self, env_ids: Sequence[str], *, return_exceptions: bool = False) -> list[Any]:
-        return await self._gather([lambda e=e: self.close_env(e) for e in env_ids], return_exceptions)
+        return await self._gather([partial(self.close_env, e) for e in env_ids], return_exceptions)
 
     async def _gather(self, jobs: Sequence[Callable[[], Awaitable[T]]], return_exceptions: bool) -> list[Any]:
         results: list[Any] = [None] * len(jobs)

@@ -144,8 +144,11 @@ class SessionExtension(Protocol):
     shown to the session's call hook. ``serve_tool`` may raise ``ToolCallError``.
     """
 
-    tools: Mapping[str, ToolSpec]
-    instructions: str | None
+    @property
+    def tools(self) -> Mapping[str, ToolSpec]: ...
+
+    @property
+    def instructions(self) -> str | None: ...
 
     def serve_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
 

@@ -200,7 +200,8 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
         version="0.1.0",
         instructions=BASE_INSTRUCTIONS,
         on_list_tools=on_list_tools,
-        on_call_tool=on_call_tool,
+        # Wire dicts (see on_call_tool): the SDK validates them, though its annotation names only models.
+        on_call_tool=on_call_tool,  # type: ignore[arg-type]
         get_tool_input_schema=input_schema,
     )
     server.middleware.append(build_middleware(env, listings))

@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]  # private, not in typeshed
 from typing import Any
 
 try:
     # CPython's own SHA-256 (``_sha2`` from 3.12, ``_sha256`` before): the same digest as
     # ``hashlib.sha256``, without OpenSSL's per-call provider lookup, which a server with
     # cold caches pays ~10 us for on every call seed.
-    from _sha2 import sha256 as sha256  # type: ignore[import-not-found]  # re-exported
+    from _sha2 import sha256 as sha256  # type: ignore[import-not-found]  # re-exported; 3.12+, mypy checks 3.11
 except ImportError:
     try:
-        from _sha256 import sha256 as sha256  # type: ignore[import-not-found,no-redef]  # re-exported
+        from _sha256 import sha256 as sha256  # type: ignore[import-not-found]  # re-exported; not in typeshed
     except ImportError:  # pragma: no cover - a build without the built-in modules
-        from hashlib import sha256 as sha256  # type: ignore[assignment]  # re-exported
+        from hashlib import sha256 as sha256  # re-exported
 
 Encode = Callable[[Any], str]
 

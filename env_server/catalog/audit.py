@@ -264,7 +264,7 @@ class _Auditor:
         readers = [r for r in self.readers.get((spec.family, spec.profile.entity), []) if r.name != spec.name]
         for path, eid in row_ids(spec, rows, IDS_PER_SEARCH):
             for reader in readers:
-                id_param: str = reader.profile.id_param  # type: ignore[assignment]
+                id_param: str = reader.profile.id_param  # type: ignore[assignment]  # readers have one (__init__)
                 args = {k: v for k, v in sample_arguments(reader, 0).items() if k != id_param}
                 args[id_param] = _as_param(eid, reader.input_schema, id_param)
                 call = self._call(sid, reader.name, args)
@@ -283,7 +283,7 @@ class _Auditor:
         """A created entity opens in its reader, and every value the create sent reads back."""
         entity = spec.profile.entity
         for reader in self.readers.get((spec.family, entity), [])[:1]:
-            id_param: str = reader.profile.id_param  # type: ignore[assignment]
+            id_param: str = reader.profile.id_param  # type: ignore[assignment]  # readers have one (__init__)
             id_field = next((n for n in (spec.profile.id_field, id_param, f"{entity}_id", "id") if n and n in made), None)
             if id_field is None:
                 return

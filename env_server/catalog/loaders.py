@@ -259,8 +259,9 @@ def to_tool_spec(raw: RawTool, name: str) -> ToolSpec:
     """Normalize a raw tool; infer what the format did not provide."""
     records: list[NormalizationRecord] = []
     native = raw.source is SourceFormat.NATIVE
+    in_recs: list[NormalizationRecord] = []
     if native:
-        input_schema, in_recs = raw.input_schema, []
+        input_schema = raw.input_schema
     else:
         input_schema, in_recs = normalize_schema(raw.input_schema, root_path="input")
     records += in_recs

@@ -70,8 +70,8 @@ def _walk(node: dict[str, Any], path: str, records: list[NormalizationRecord], d
                 )
             _walk(sub, f"{path}.{name}", records, drop_req)
         if promoted:
-            req = list(node.get("required") or [])
-            node["required"] = req + [n for n in promoted if n not in req]
+            listed = list(node.get("required") or [])
+            node["required"] = listed + [n for n in promoted if n not in listed]
     req = node.get("required")
     if req is not None and not isinstance(req, list):
         del node["required"]

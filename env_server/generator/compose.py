@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import threading
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,7 +218,8 @@ class Composer:
             counts[self.label(it)] = counts.get(self.label(it), 0) + 1
         return [it for it in items if counts[self.label(it)] == 1]
 
-    def pick_item(self, i: int, subtype: TurnSubtype, avoid: set[tuple[int, int, int]] = frozenset()) -> tuple[Item, str] | None:
+    def pick_item(self, i: int, subtype: TurnSubtype | None,
+                  avoid: AbstractSet[tuple[int, int, int]] = frozenset()) -> tuple[Item, str] | None:
         """An earlier item and the words that point at it, for the given subtype."""
         rng, key = self.rng, (lambda it: (it.search.task, it.search.node, it.index))
         if subtype is COREF:
@@ -252,7 +254,7 @@ class Composer:
         return Item(s, k), ph.render(ph.pick(rng, templates), sentence=False,
                                      **self.slots(ord=ph.ORDINALS[k], scope=self.scope(s.q)))
 
-    def pick_pair(self, i: int, subtype: TurnSubtype) -> tuple[Item, Item, str] | None:
+    def pick_pair(self, i: int, subtype: TurnSubtype | None) -> tuple[Item, Item, str] | None:
         rng = self.rng
         if subtype is COREF:
             pool = [s for s in self.searches if s.task == i - 1]
@@ -279,7 +281,7 @@ class Composer:
             templates = ph.PAIR_LONG if len(pool) == 1 else ph.PAIR_LONG[1:]
         return ia, ib, ph.render(ph.pick(rng, templates), sentence=False, **slots)
 
-    def search_phrase(self, i: int, subtype: TurnSubtype, q: str) -> str | None:
+    def search_phrase(self, i: int, subtype: TurnSubtype | None, q: str) -> str | None:
         """How a later task asks for a new search, leaving the action implicit."""
         tasks_with_search = {s.task for s in self.searches}
         if subtype is PARTIAL and tasks_with_search & {i - 1, i - 2}:

@@ -25,12 +25,12 @@ ITEM_PARTIAL = ('"{label}"', 'the {noun} "{label}"', 'the one called "{label}"')
 ITEM_LONG = ("the {ord} {noun} from your very first search", "the {ord} of the {nouns} {scope} you found at the start",
              "the {ord} result from when I first asked about {nouns} {scope}")
 
-PAIR_COREF = ("the {oa} and {ob} ones", "numbers {na} and {nb} on that list", "the {oa} and the {ob} of those")
-PAIR_PARTIAL = ('"{la}" and "{lb}"', 'the {nouns} "{la}" and "{lb}"')
-PAIR_LONG = ("the {oa} and {ob} {nouns} from your very first search", "the {oa} and {ob} results {scope} from the start")
+PAIR_COREF: tuple[str, ...] = ("the {oa} and {ob} ones", "numbers {na} and {nb} on that list", "the {oa} and the {ob} of those")
+PAIR_PARTIAL: tuple[str, ...] = ('"{la}" and "{lb}"', 'the {nouns} "{la}" and "{lb}"')
+PAIR_LONG: tuple[str, ...] = ("the {oa} and {ob} {nouns} from your very first search", "the {oa} and {ob} results {scope} from the start")
 
-CREATED_COREF = ("that {created_noun}", "the {created_noun} you just made", "the {created_noun} from a moment ago")
-CREATED_PARTIAL = ('the {created_noun} for "{label}"', 'my {created_noun} for "{label}"')
+CREATED_COREF: tuple[str, ...] = ("that {created_noun}", "the {created_noun} you just made", "the {created_noun} from a moment ago")
+CREATED_PARTIAL: tuple[str, ...] = ('the {created_noun} for "{label}"', 'my {created_noun} for "{label}"')
 
 READ = ("Tell me more about {it}.", "What are the details on {it}?", "Pull up the full record for {it}.",
         "Can you open {it} and give me the details?", "I'd like the details of {it}.", "Show me everything about {it}.")
@@ -42,9 +42,9 @@ SEARCH_LONG = ("Repeat my very first search, but {scope}.", "Back to my first qu
                "Like at the start, look for {nouns}, only {scope} now.")
 PAIR_SEARCH_FIRST = ("Search {nouns} {s1} and {s2}.", "I'm torn between two options: look up {nouns} {s1} and {s2}.",
                      "Check {nouns} {s1} and also {s2} for me.", "Compare what {nouns} you find {s1} and {s2}.")
-PAIR_SEARCH_PARTIAL = ("And {s1} and {s2}?", "Now both {s1} and {s2}.", "What about {s1} and {s2}?")
-PAIR_SEARCH_COREF = ("Do the same {s1} and {s2}.", "Run that again {s1} and {s2}.")
-PAIR_SEARCH_LONG = ("Repeat my very first search {s1} and {s2}.", "Like at the start, search {s1} and {s2}.")
+PAIR_SEARCH_PARTIAL: tuple[str, ...] = ("And {s1} and {s2}?", "Now both {s1} and {s2}.", "What about {s1} and {s2}?")
+PAIR_SEARCH_COREF: tuple[str, ...] = ("Do the same {s1} and {s2}.", "Run that again {s1} and {s2}.")
+PAIR_SEARCH_LONG: tuple[str, ...] = ("Repeat my very first search {s1} and {s2}.", "Like at the start, search {s1} and {s2}.")
 
 READ_THEN = ("Open {it} first.", "Check the details of {it}.", "Look at {it} in full first.",
              "Pull up {it} again.")

@@ -297,7 +297,7 @@ class ToolEnv:
             "state_digest": self.environment.state_digest(session.session_id),
         }
         if judgement is not None:
-            info["judgement"] = judgement.as_info()  # type: ignore[typeddict-item]
+            info["judgement"] = judgement.as_info()
         return info
 
 

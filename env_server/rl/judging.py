@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from env_server.rl.models import Action, parse_arguments
+from env_server.rl.models import Action, Judgement, parse_arguments
 from env_server.scoring import (
     GoldSession,
     GoldTask,
@@ -70,7 +70,7 @@ class StepJudgement:
     task_correct: bool = False
     task_optimal: bool = False
 
-    def as_info(self) -> dict[str, object]:
+    def as_info(self) -> Judgement:
         return {
             "task": self.task,
             "status": self.status.value if self.status is not None else None,

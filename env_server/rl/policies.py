@@ -11,7 +11,7 @@ A policy is a callable ``(observation, info) -> action``; ``act`` is the same me
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +70,7 @@ class OraclePolicy:
     def __post_init__(self) -> None:
         self._plan = oracle_plan(self.spec)
 
-    def act(self, observation: Any, info: dict[str, Any]) -> ActionDict:
+    def act(self, observation: Any, info: Mapping[str, Any]) -> ActionDict:
         index = int(info["task_index"])
         if index != self._task:
             self._task, self._next = index, 0
@@ -90,7 +90,7 @@ class ScriptedPolicy:
     fallback: str = "Sorry, I can't help with that."
     _next: int = 0
 
-    def act(self, observation: Any, info: dict[str, Any]) -> ActionDict:
+    def act(self, observation: Any, info: Mapping[str, Any]) -> ActionDict:
         if self._next < len(self.actions):
             self._next += 1
             return self.actions[self._next - 1]

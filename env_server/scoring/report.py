@@ -241,22 +241,32 @@ def render_markdown(run: ScoredRun, doc: Mapping[str, Any] | None = None) -> str
 # --- comparison of several runs ---------------------------------------------------------------
 
 
+def _reader(*path: str) -> Callable[[Mapping[str, Any]], float]:
+    """A getter of the value at ``path`` in a report document."""
+    def read(doc: Mapping[str, Any]) -> float:
+        value: Any = doc
+        for key in path:
+            value = value[key]
+        return value
+    return read
+
+
 def comparison_rows(docs: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[float | None]]]:
     """(metric label, one value per run) rows; a value is a ratio, or None when a run lacks it."""
     specs: list[tuple[str, Callable[[Mapping[str, Any]], float]]] = [
-        ("Task accuracy", lambda d: d["total_info"]["task"]["accuracy"]),
-        ("Session accuracy", lambda d: d["total_info"]["session"]["accuracy"]),
+        ("Task accuracy", _reader("total_info", "task", "accuracy")),
+        ("Session accuracy", _reader("total_info", "session", "accuracy")),
     ]
     for key, label in (("task_type_info", "type"), ("layer_info", "position"), ("turn_subtype_info", "subtype")):
         for bucket in docs[0][key]:
-            specs.append((f"{label}: {bucket}", lambda d, k=key, b=bucket: d[k][b]["accuracy"]))
-    specs.append(("OP (current)", lambda d: d["optimal_info"]["Total"]["accuracy"]))
-    specs.append(("AP (current)", lambda d: d["progress_info"]["Total"]["rate"]))
-    specs.append(("OP (paper)", lambda d: d["paper_definitions"]["optimal_info"]["Total"]["accuracy"]))
-    specs.append(("AP (paper)", lambda d: d["paper_definitions"]["progress_info"]["Total"]["rate"]))
+            specs.append((f"{label}: {bucket}", _reader(key, bucket, "accuracy")))
+    specs.append(("OP (current)", _reader("optimal_info", "Total", "accuracy")))
+    specs.append(("AP (current)", _reader("progress_info", "Total", "rate")))
+    specs.append(("OP (paper)", _reader("paper_definitions", "optimal_info", "Total", "accuracy")))
+    specs.append(("AP (paper)", _reader("paper_definitions", "progress_info", "Total", "rate")))
     if "error_taxonomy" in docs[0]:
         for column in docs[0]["error_taxonomy"]["columns"]:
-            specs.append((f"error share: {column}", lambda d, c=column: d["error_taxonomy"]["columns"][c]["share"]))
+            specs.append((f"error share: {column}", _reader("error_taxonomy", "columns", column, "share")))
     rows = []
     for label, get in specs:
         values: list[float | None] = []

@@ -161,6 +161,6 @@ def task_steps(score: TaskScore, gold: GoldTask | None = None) -> list[StepView]
             views.append(StepView(record.index, record.status, step.content, (), record.status.value, reply))
         else:
             reason = _mismatch_reason(record)
-            calls = tuple(CallView(c.name, c.arguments, CallMark.MISMATCHED, reason) for c in step.calls)
-            views.append(StepView(record.index, record.status, step.content, calls, reason))
+            mismatched = tuple(CallView(c.name, c.arguments, CallMark.MISMATCHED, reason) for c in step.calls)
+            views.append(StepView(record.index, record.status, step.content, mismatched, reason))
     return views

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Mapping
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from json.encoder import encode_basestring
 from types import MappingProxyType
 from typing import Any
 
@@ -97,18 +97,19 @@ class Generation:
         facts: WorldFacts | None = None,
         current: bool = False,
     ) -> None:
-        self.seed = seed
-        self.today = today
-        self.args = args
-        self.entity = entity
-        self.hints = hints
-        self.rng = SimRandom(seed)
-        self.id_prefix = id_prefix(entity.lower(), "item")
-        self.now = now or dt.datetime.combine(today, dt.time(9, 0))
-        self.facts = facts or default_facts()
-        self.session_seed = session_seed
-        self.current = current  # "latest"/"current" data: dated today
-        self.scope = RecordScope(self, None, fresh=True)
+        # Annotated so values.py (which imports this module back) can type-check its reads.
+        self.seed: int = seed
+        self.today: dt.date = today
+        self.args: dict[str, Any] = args
+        self.entity: str = entity
+        self.hints: Mapping[str, str] = hints
+        self.rng: SimRandom = SimRandom(seed)
+        self.id_prefix: str = id_prefix(entity.lower(), "item")
+        self.now: dt.datetime = now or dt.datetime.combine(today, dt.time(9, 0))
+        self.facts: WorldFacts = facts or default_facts()
+        self.session_seed: int = session_seed
+        self.current: bool = current  # "latest"/"current" data: dated today
+        self.scope: RecordScope = RecordScope(self, None, fresh=True)
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
 
     @property

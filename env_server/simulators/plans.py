@@ -147,7 +147,8 @@ def _compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:
             else:
                 value = gen.rng.randint(int(a), int(b)) if integer else round(gen.rng.uniform(a, b), 2)
         if lo is not None and value < lo or hi is not None and value > hi:
-            value = gen.rng.uniform(lo if lo is not None else hi - 100, hi if hi is not None else lo + 100)
+            # The test above holds only with a bound set, so the missing one is derived from the other.
+            value = gen.rng.uniform(lo if lo is not None else hi - 100, hi if hi is not None else lo + 100)  # type: ignore[operator]
             drawn = False
         if integer:
             value = int(round(value))
@@ -194,7 +195,7 @@ def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mappi
 def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
     lo = int(schema.get("minItems", 0))
     hi = int(schema.get("maxItems", 10_000))
-    items = schema.get("items") if isinstance(schema.get("items"), dict) else {"type": "string"}
+    items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {"type": "string"}
     objects = items.get("type") == "object"
     unique = bool(schema.get("uniqueItems"))
     enum = items.get("enum")
@@ -203,7 +204,7 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
     # singular name has none.
     item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
     child = plan_for(items, item_name, name, entity, hints)
-    item_props = items.get("properties") or {} if objects else {}
+    item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import random
 from _random import Random as _CRandom
-from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
 
 T = TypeVar("T")
 
@@ -28,7 +30,7 @@ class SimRandom(random.Random):
         _CRandom.seed(self, x)
         self.gauss_next = None
 
-    def choice(self, seq: Sequence[T]) -> T:
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
         n = len(seq)
         if not n:
             raise IndexError("Cannot choose from an empty sequence")

@@ -168,7 +168,8 @@ _CLOSED = ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "
 
 def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
     p = spec.profile
-    eid = str(args[p.id_param])  # type: ignore[index]
+    id_param: str = p.id_param  # type: ignore[assignment]  # set: the caller found it in args
+    eid = str(args[id_param])
     row = _row_by_id(spec, args, eid, ctx, handle)
     if p.operation is Operation.UPDATE:
         row = _update(spec, args, eid, row, handle)
@@ -177,8 +178,8 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     out = project(spec, spec.output_schema, row, eid, ctx, args)
     idf = id_field_of(spec.output_schema, spec)
     id_schema = properties_of(spec.output_schema).get(idf)
-    if isinstance(id_schema, dict) and fits(args[p.id_param], id_schema):  # type: ignore[index]
-        out[idf] = args[p.id_param]  # type: ignore[index]
+    if isinstance(id_schema, dict) and fits(args[id_param], id_schema):
+        out[idf] = args[id_param]
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)
     if p.operation is Operation.UPDATE:
@@ -202,7 +203,8 @@ def _row_by_id(spec: ToolSpec, args: dict[str, Any], eid: str, ctx: SimContext, 
             f"No {label} with {p.id_param} '{eid}' (404). Use an id returned by a search, list or create call."
         )
     seeded = simulate_generic(spec, args, ctx)
-    return world.put(spec.family, p.entity, eid, {**scalars(seeded), p.id_param: args[p.id_param]})  # type: ignore[dict-item]
+    id_param: str = p.id_param  # type: ignore[assignment]  # set: serve_by_id's caller found it in args
+    return world.put(spec.family, p.entity, eid, {**scalars(seeded), id_param: args[id_param]})
 
 
 def _update(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, handle: StateHandle) -> RowState:
