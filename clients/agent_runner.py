@@ -6,7 +6,7 @@ streamable-HTTP URL, lets the agent play (tool calls over MCP with
 ``_meta["toolenv/step"]``, text through ``POST .../reply``), then fetches the orchestrator's
 view of the calls and the per-task result (both need the server's admin token,
 ``RunConfig.admin_token``). The server is the caller's (``--server URL``) or
-one started in-process by :func:`serve_in_thread` (uvicorn on a free loopback port).
+one started in-process by :func:`env_server.runner.serve_in_thread` (uvicorn on a free loopback port).
 
 Run directory (``<out>/<run name>/``; the name is derived from agent and model, never from
 the clock, so re-running resumes):
@@ -38,24 +38,17 @@ from __future__ import annotations
 import json
 import logging
 import re
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
-import uvicorn
 from mcp import Client, MCPError
 
 from clients.agents import Agent, ToolReply
-from env_server.environment import ToolEnvironment
-from env_server.orchestrator.models import ScenarioSpec
-from env_server.orchestrator.reports import SessionResult, UserTurn
+from env_server.orchestrator import ScenarioSpec, SessionResult, UserTurn
 
 logger = logging.getLogger(__name__)
 
@@ -294,35 +287,3 @@ async def run_eval(
     summary = summarize(config, outcomes)
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return summary
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def serve_in_thread(env: ToolEnvironment, *, timeout_s: float = 15.0) -> Iterator[str]:
-    """Serve ``env``'s app with uvicorn on a free loopback port; yields the base URL."""
-    from env_server.app import build_app
-    from env_server.config import LogLevel
-    from env_server.runner import http_options
-
-    port = free_port()
-    options = http_options(env.settings.model_copy(update={"host": "127.0.0.1", "port": port,
-                                                           "log_level": LogLevel.WARNING}))
-    server = uvicorn.Server(uvicorn.Config(build_app(env), **options))
-    thread = threading.Thread(target=server.run, name=f"toolenv-eval-{port}", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout_s
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            server.should_exit = True
-            raise RuntimeError("the in-process toolenv server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout_s)

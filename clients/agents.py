@@ -23,9 +23,7 @@ from typing import Any, Protocol
 import anyio
 import httpx
 
-from env_server.orchestrator.gold import gold_task
-from env_server.orchestrator.models import ScenarioSpec
-from env_server.orchestrator.reports import TurnKind, UserTurn
+from env_server.orchestrator import ScenarioSpec, TurnKind, UserTurn, gold_task
 from env_server.scoring import ASK, PREPARE, PathEngine
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})

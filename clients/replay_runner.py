@@ -50,14 +50,29 @@ import httpx
 from clients.agent_runner import RunConfig
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent, post_chat_completion
 from env_server.catalog import Catalog
-from env_server.orchestrator.gold import function_tools, gold_task, scenario_tools
-from env_server.orchestrator.models import ScenarioSpec
-from env_server.orchestrator.official import dump_official_line, official_id
-from env_server.scoring import ASK, PREPARE, PathEngine
-from env_server.scoring.matching import MAX_LOGGED_CANDIDATES, StepRecord, StepStatus, TaskMatcher
-from env_server.scoring.models import GoldTask, PredictedCall, PredictedStep
-from env_server.scoring.official import DATA_FILE, rewrite_float_types
-from env_server.scoring.scorer import score_matcher
+from env_server.orchestrator import (
+    ScenarioSpec,
+    dump_official_line,
+    function_tools,
+    gold_task,
+    official_id,
+    scenario_tools,
+)
+from env_server.scoring import (
+    ASK,
+    DATA_FILE,
+    MAX_LOGGED_CANDIDATES,
+    PREPARE,
+    GoldTask,
+    PathEngine,
+    PredictedCall,
+    PredictedStep,
+    StepRecord,
+    StepStatus,
+    TaskMatcher,
+    rewrite_float_types,
+    score_matcher,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import anyio
 import httpx
 
-from env_server.rl.errors import (
+from env_server.rl import (
     ActionError,
     AdminTokenError,
     EpisodeFinishedError,

@@ -1,7 +1,10 @@
-"""toolenv's server package: catalog, simulators, MCP handlers, app and CLI."""
+"""toolenv's server package: catalog, simulators, MCP handlers, app and CLI.
 
-from env_server.catalog import Catalog, ToolSpec, load_catalog
+The public API is the ``__all__`` of this package, of its subpackages and of
+``env_server.runner`` (see ARCHITECTURE.md); each object has one of them as its import path.
+"""
+
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 
-__all__ = ["Catalog", "ServerSettings", "ToolEnvironment", "ToolSpec", "load_catalog"]
+__all__ = ["ServerSettings", "ToolEnvironment"]

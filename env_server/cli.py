@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import logging
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -28,7 +29,6 @@ from env_server.config import (
 from env_server.errors import CatalogError, SessionError
 from env_server.http_guard import is_loopback
 from env_server.orchestrator.cli import scenarios_app
-from env_server.orchestrator.eval_cli import eval_app
 from env_server.scoring.cli import score_app
 
 if TYPE_CHECKING:
@@ -44,10 +44,22 @@ specs_app = typer.Typer(help="Inspect and check tool-spec catalogs.", no_args_is
 app.add_typer(specs_app, name="specs")
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(score_app, name="score")
-app.add_typer(eval_app, name="eval")
 out = Console(soft_wrap=True)
 _SETTING = ServerSettings.model_fields  # flag defaults come from the settings' own
 err = Console(stderr=True, soft_wrap=True)
+
+# Command groups from other packages join under the names they declare in this entry point
+# group (pyproject.toml): `toolenv eval` comes from clients, which env_server never imports.
+COMMAND_GROUP = "toolenv.commands"
+
+
+def attach_commands(target: typer.Typer) -> None:
+    """Add every typer app declared in the ``toolenv.commands`` entry point group, under its name."""
+    for point in sorted(entry_points(group=COMMAND_GROUP), key=lambda p: p.name):
+        target.add_typer(point.load(), name=point.name)
+
+
+attach_commands(app)
 
 CatalogOpt = Annotated[
     list[Path] | None,
@@ -277,8 +289,8 @@ def specs_show(
     example: Annotated[bool, typer.Option(help="Also simulate a call with sample arguments.")] = True,
 ) -> None:
     """Print one spec: schemas, simulation profile (marked when inferred), normalizations."""
-    from env_server.catalog.samples import sample_arguments
     from env_server.simulators import SimContext, simulate
+    from env_server.specs.samples import sample_arguments
 
     cat = _load(catalog)
     spec = cat.get(name)
@@ -310,7 +322,7 @@ def specs_check(
     show_warnings: Annotated[bool, typer.Option("--warnings", help="Print every warning, not just counts.")] = False,
 ) -> None:
     """Check every spec (names, schemas, profiles, simulated outputs); exit 1 on errors."""
-    from env_server.catalog.checks import check_catalog
+    from env_server.specs.checks import check_catalog
 
     cat = _load(catalog)
     report = check_catalog(cat)
@@ -372,7 +384,7 @@ def specs_audit(
     """
     from rich.progress import Progress
 
-    from env_server.catalog.audit import AuditUsageError, audit_catalog, select_tools
+    from env_server.specs.audit import AuditUsageError, audit_catalog, select_tools
 
     cat = _load(catalog)
     try:

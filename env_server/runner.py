@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import gc
 import logging
+import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import anyio
@@ -24,6 +29,18 @@ from env_server.environment import ToolEnvironment
 from env_server.server import build_server
 from state import Database, default_db_path
 from state.db import MEMORY
+
+__all__ = [
+    "build_environment",
+    "configure_logging",
+    "database_path",
+    "free_port",
+    "http_options",
+    "open_database",
+    "run_http",
+    "run_stdio",
+    "serve_in_thread",
+]
 
 # The server's DuckDB work is batched inserts from the journal flusher and small
 # per-session reads; extra DuckDB workers only compete with the event loop for the cores.
@@ -109,3 +126,34 @@ def run_stdio(env: ToolEnvironment) -> None:
         anyio.run(main)
     finally:
         env.store.close()
+
+
+def free_port() -> int:
+    """A TCP port on the loopback interface that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve_in_thread(env: ToolEnvironment, *, timeout_s: float = 15.0) -> Iterator[str]:
+    """Serve ``env``'s app with uvicorn in a daemon thread on a free loopback port; yields the
+    base URL and stops the server on exit. ``toolenv eval`` plays against this when no
+    ``--server`` is given."""
+    port = free_port()
+    options = http_options(env.settings.model_copy(update={"host": "127.0.0.1", "port": port,
+                                                           "log_level": LogLevel.WARNING}))
+    server = uvicorn.Server(uvicorn.Config(build_app(env), **options))
+    thread = threading.Thread(target=server.run, name=f"toolenv-serve-{port}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout_s
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            server.should_exit = True
+            raise RuntimeError("the in-process toolenv server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout_s)

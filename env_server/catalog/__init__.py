@@ -26,10 +26,12 @@ from env_server.catalog.models import (
     SourceFormat,
     ToolSpec,
 )
+from env_server.errors import CatalogError
 from env_server.validation import ArgumentValidator
 
 __all__ = [
     "Catalog",
+    "CatalogError",
     "FunctionSpec",
     "NormalizationRecord",
     "Operation",

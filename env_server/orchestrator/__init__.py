@@ -43,26 +43,25 @@ The CLI is ``toolenv scenarios list | show ID | check | record``.
 """
 
 from env_server.orchestrator.errors import RecordError, ScenarioError, ScenarioFormatError
+from env_server.orchestrator.gold import function_tools, gold_task, scenario_tools
 from env_server.orchestrator.loading import ScenarioLoad, default_scenarios_path, load_scenarios
 from env_server.orchestrator.models import (
-    ASK,
-    PREPARE,
     GoldAction,
     GoldNode,
     ScenarioSource,
     ScenarioSpec,
     TaskSpec,
-    TaskType,
-    TurnSubtype,
 )
 from env_server.orchestrator.native import NativeScenarioFile, load_native_file, read_native_file
-from env_server.orchestrator.official import dump_official_line, parse_official_line, read_official_jsonl
+from env_server.orchestrator.official import dump_official_line, official_id, parse_official_line, read_official_jsonl
 from env_server.orchestrator.record import record_file, record_scenario
+from env_server.orchestrator.reports import SessionResult, TurnKind, UserTurn
+from env_server.orchestrator.sessions import ScenarioSessions, registry_for
 from env_server.orchestrator.validate import ScenarioProblem, Severity, validate_scenario
 
+# Task labels and the pseudo-action names (TaskType, TurnSubtype, ASK, PREPARE) are the
+# scoring engine's: import them from env_server.scoring.
 __all__ = [
-    "ASK",
-    "PREPARE",
     "GoldAction",
     "GoldNode",
     "NativeScenarioFile",
@@ -71,20 +70,27 @@ __all__ = [
     "ScenarioFormatError",
     "ScenarioLoad",
     "ScenarioProblem",
+    "ScenarioSessions",
     "ScenarioSource",
     "ScenarioSpec",
+    "SessionResult",
     "Severity",
     "TaskSpec",
-    "TaskType",
-    "TurnSubtype",
+    "TurnKind",
+    "UserTurn",
     "default_scenarios_path",
     "dump_official_line",
+    "function_tools",
+    "gold_task",
     "load_native_file",
     "load_scenarios",
+    "official_id",
     "parse_official_line",
     "read_native_file",
     "read_official_jsonl",
     "record_file",
     "record_scenario",
+    "registry_for",
+    "scenario_tools",
     "validate_scenario",
 ]

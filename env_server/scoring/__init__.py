@@ -34,7 +34,7 @@ from __future__ import annotations
 from env_server.scoring.args_paper import PaperError, PaperScore, score_call_paper
 from env_server.scoring.args_strict import OFFICIAL, ArgCheck, ArgErrorKind, StrictQuirks, check_call_strict
 from env_server.scoring.grading import ArgsMode, TaskGrade, Topology, classify_topology, grade_steps
-from env_server.scoring.matching import StepRecord, StepStatus, TaskMatcher, match_steps
+from env_server.scoring.matching import MAX_LOGGED_CANDIDATES, StepRecord, StepStatus, TaskMatcher, match_steps
 from env_server.scoring.metrics import compute_official_metrics, compute_report
 from env_server.scoring.models import (
     ASK,
@@ -48,7 +48,13 @@ from env_server.scoring.models import (
     TaskType,
     TurnSubtype,
 )
-from env_server.scoring.official import score_official_report, score_official_results, session_from_line
+from env_server.scoring.official import (
+    DATA_FILE,
+    rewrite_float_types,
+    score_official_report,
+    score_official_results,
+    session_from_line,
+)
 from env_server.scoring.paths import PathCursor, PathEngine, PathState
 from env_server.scoring.rouge import summary_rouge_l, token_rouge_l
 from env_server.scoring.scorer import ScoringOptions, SessionScore, TaskScore, score_matcher, score_session, score_task
@@ -56,12 +62,57 @@ from env_server.scoring.taxonomy import ErrorColumn, ErrorReason, TaskError
 from env_server.scoring.unitoolcall import UtcCall, UtcConversation, UtcTurn, compute_unitoolcall_metrics
 
 __all__ = [
-    "ASK", "ArgCheck", "ArgErrorKind", "ArgsMode", "ErrorColumn", "ErrorReason", "GoldNode", "GoldSession", "GoldTask",
-    "OFFICIAL", "PREPARE", "PaperError", "PaperScore", "PathCursor", "PathEngine", "PathState", "PredictedCall",
-    "PredictedStep", "ScoringError", "ScoringOptions", "SessionScore", "StepRecord", "StepStatus", "StrictQuirks",
-    "TaskError", "TaskGrade", "TaskMatcher", "TaskScore", "TaskType", "Topology", "TurnSubtype", "UtcCall",
-    "UtcConversation", "UtcTurn", "check_call_strict", "classify_topology", "compute_official_metrics",
-    "compute_report", "compute_unitoolcall_metrics", "grade_steps", "match_steps", "score_call_paper", "score_matcher",
-    "score_official_report", "score_official_results", "score_session", "score_task", "session_from_line",
-    "summary_rouge_l", "token_rouge_l",
+    "ASK",
+    "DATA_FILE",
+    "MAX_LOGGED_CANDIDATES",
+    "OFFICIAL",
+    "PREPARE",
+    "ArgCheck",
+    "ArgErrorKind",
+    "ArgsMode",
+    "ErrorColumn",
+    "ErrorReason",
+    "GoldNode",
+    "GoldSession",
+    "GoldTask",
+    "PaperError",
+    "PaperScore",
+    "PathCursor",
+    "PathEngine",
+    "PathState",
+    "PredictedCall",
+    "PredictedStep",
+    "ScoringError",
+    "ScoringOptions",
+    "SessionScore",
+    "StepRecord",
+    "StepStatus",
+    "StrictQuirks",
+    "TaskError",
+    "TaskGrade",
+    "TaskMatcher",
+    "TaskScore",
+    "TaskType",
+    "Topology",
+    "TurnSubtype",
+    "UtcCall",
+    "UtcConversation",
+    "UtcTurn",
+    "check_call_strict",
+    "classify_topology",
+    "compute_official_metrics",
+    "compute_report",
+    "compute_unitoolcall_metrics",
+    "grade_steps",
+    "match_steps",
+    "rewrite_float_types",
+    "score_call_paper",
+    "score_matcher",
+    "score_official_report",
+    "score_official_results",
+    "score_session",
+    "score_task",
+    "session_from_line",
+    "summary_rouge_l",
+    "token_rouge_l",
 ]

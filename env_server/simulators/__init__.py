@@ -14,7 +14,7 @@ One call passes through one value engine, in layers:
 * ``reference``  facts from data packages (places, airports, currencies, VINs, holidays);
   ``market``     one session's FX rates and prices; ``vocab`` our own words, as data;
 * ``invariants`` the rules binding a record's fields, enforced here and checked by the
-                 audit (``env_server/catalog/audit.py``); ``ids`` ids shaped for readers.
+                 audit (``env_server/specs/audit.py``); ``ids`` ids shaped for readers.
 """
 
 from __future__ import annotations

@@ -12,13 +12,17 @@ from typer.testing import CliRunner
 
 from env_server import simulators
 from env_server.catalog import Catalog, ProviderSpec, load_catalog
-from env_server.catalog.audit import (
+from env_server.catalog.models import ToolSpec
+from env_server.cli import app
+from env_server.errors import EntityNotFoundError
+from env_server.simulators import SimContext
+from env_server.specs.audit import (
     AuditReport,
     AuditUsageError,
     audit_catalog,
     select_tools,
 )
-from env_server.catalog.audit_checks import (
+from env_server.specs.audit_checks import (
     CheckKind,
     clock_hits,
     invariant_hits,
@@ -26,10 +30,6 @@ from env_server.catalog.audit_checks import (
     lorem_hits,
     reads_as_lorem,
 )
-from env_server.catalog.models import ToolSpec
-from env_server.cli import app
-from env_server.errors import EntityNotFoundError
-from env_server.simulators import SimContext
 
 TODAY = dt.date(2026, 1, 15)
 
@@ -182,7 +182,7 @@ def test_a_crash_outside_the_simulator_is_an_infra_finding(
     def broken(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         raise ValueError("no samples today")
 
-    monkeypatch.setattr("env_server.catalog.audit.sample_arguments", broken)
+    monkeypatch.setattr("env_server.specs.audit.sample_arguments", broken)
     report = audit_catalog(flaky_catalog, ["flaky_get_widget", "flaky_list_widgets"], quiet=True)
     assert report.tools_audited == 2
     assert [f.check for f in report.findings] == [CheckKind.INFRA_ERROR] * 2

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from env_server.catalog import Catalog, load_catalog
-from env_server.catalog.audit import audit_catalog, select_tools
+from env_server.specs.audit import audit_catalog, select_tools
 from tests.conftest import TOOLALPACA, require_shared
 
 SAMPLE = 300

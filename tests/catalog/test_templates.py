@@ -12,7 +12,6 @@ from jsonschema import Draft202012Validator
 
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog, Operation, load_catalog
-from env_server.catalog.samples import sample_arguments
 from env_server.catalog.templates import (
     GENERIC,
     EntityTemplate,
@@ -27,6 +26,7 @@ from env_server.simulators.naming import resolve_kind
 from env_server.simulators.plans import singular
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import LEGACY_HINTS, known_kind
+from env_server.specs.samples import sample_arguments
 from state import Database
 from tests.conftest import WTB_TOOLS
 

@@ -8,9 +8,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from env_server.catalog import ToolSpec, load_catalog
-from env_server.catalog.samples import sample_arguments
 from env_server.errors import ToolCallError
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
+from env_server.specs.samples import sample_arguments
 from env_server.validation import ArgumentValidator
 from state.world import World
 from tests.conftest import TOOLALPACA, WTB_TOOLS

@@ -7,9 +7,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from env_server.catalog import Catalog
-from env_server.catalog.checks import check_catalog
 from env_server.catalog.models import Operation
 from env_server.search import ToolSearchIndex
+from env_server.specs.checks import check_catalog
 
 QUERIES = json.loads((Path(__file__).parent / "fixtures" / "search_queries.json").read_text())
 

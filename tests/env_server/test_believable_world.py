@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from env_server import ToolEnvironment, load_catalog
+from env_server import ToolEnvironment
+from env_server.catalog import load_catalog
 from env_server.simulators import invariants
 from env_server.simulators.market import SessionMarket, default_table
 from env_server.simulators.records import climate_temperature_c, default_facts

@@ -19,10 +19,10 @@ import pytest
 from mcp import Client
 
 from env_server.catalog import Catalog
-from env_server.catalog.samples import sample_arguments
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.server import build_server
+from env_server.specs.samples import sample_arguments
 from state import Database
 from tests.servers import running_server
 

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 
 from env_server.catalog import Catalog
 from env_server.catalog.models import ToolSpec
-from env_server.catalog.samples import sample_arguments
+from env_server.specs.samples import sample_arguments
 from env_server.validation import ArgumentValidator
 
 SCHEMA = {

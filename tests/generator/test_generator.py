@@ -18,9 +18,9 @@ from env_server.generator import (
     supported_families,
 )
 from env_server.generator.packs import PACKS
-from env_server.orchestrator import ScenarioSpec, TaskType, TurnSubtype, validate_scenario
-from env_server.orchestrator.models import ASK, PREPARE
+from env_server.orchestrator import ScenarioSpec, validate_scenario
 from env_server.orchestrator.record import record_scenario
+from env_server.scoring import ASK, PREPARE, TaskType, TurnSubtype
 
 # Documented bound (README of the package / report): at most this share of the user
 # messages of 100 consecutive seeds may repeat a message seen elsewhere in the batch.

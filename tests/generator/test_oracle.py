@@ -8,7 +8,7 @@ from typing import Any
 
 import anyio
 
-from clients.agent_runner import RunConfig, run_eval, serve_in_thread
+from clients.agent_runner import RunConfig, run_eval
 from clients.agents import OracleAgent, ToolReply
 from env_server.catalog import Catalog
 from env_server.config import ServerSettings
@@ -18,6 +18,7 @@ from env_server.orchestrator import ScenarioLoad, ScenarioSpec
 from env_server.orchestrator.live import STEP_META_KEY, ScenarioSession
 from env_server.orchestrator.reports import UserTurn
 from env_server.orchestrator.sessions import registry_for
+from env_server.runner import serve_in_thread
 from state import Database
 
 

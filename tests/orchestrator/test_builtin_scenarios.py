@@ -10,15 +10,13 @@ import pytest
 
 from env_server.catalog import Catalog
 from env_server.orchestrator import (
-    ASK,
     ScenarioLoad,
-    TaskType,
-    TurnSubtype,
     default_scenarios_path,
     load_scenarios,
     record_file,
     validate_scenario,
 )
+from env_server.scoring import ASK, TaskType, TurnSubtype
 
 BUILTIN = load_scenarios()
 IDS = [s.id for s in BUILTIN.scenarios]

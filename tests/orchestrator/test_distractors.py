@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import difflib
 
-from env_server.catalog.samples import sample_arguments
 from env_server.orchestrator.distractors import SIMILAR_NAME_RATIO, pick_distractors
 from env_server.orchestrator.gold import scenario_tools
 from env_server.orchestrator.live import STEP_META_KEY
+from env_server.specs.samples import sample_arguments
 
 SCENARIO = "lisbon_comedy_weekend"
 

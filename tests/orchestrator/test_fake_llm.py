@@ -9,10 +9,10 @@ from typer.testing import CliRunner
 
 from clients.agent_runner import RunConfig, run_eval
 from clients.agents import OpenAIAgent
-from env_server.catalog.samples import sample_arguments
-from env_server.orchestrator.eval_cli import eval_app
+from clients.eval_cli import eval_app
 from env_server.orchestrator.gold import gold_task
 from env_server.scoring import ASK, PREPARE, PathEngine
+from env_server.specs.samples import sample_arguments
 from tests.orchestrator.fake_llm import fake_llm, text, tool_calls
 from tests.servers import running_server
 

@@ -9,10 +9,11 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from clients.agent_runner import RunConfig, run_eval, serve_in_thread
+from clients.agent_runner import RunConfig, run_eval
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
-from env_server.orchestrator.eval_cli import eval_app
+from clients.eval_cli import eval_app
 from env_server.orchestrator.sessions import registry_for
+from env_server.runner import serve_in_thread
 
 SAMPLE = [
     "airport_ride_home",        # chat, parallel, single, sequential

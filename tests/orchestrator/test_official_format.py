@@ -10,14 +10,13 @@ import pytest
 from env_server.orchestrator import (
     ScenarioFormatError,
     ScenarioSource,
-    TaskType,
-    TurnSubtype,
     dump_official_line,
     parse_official_line,
     read_official_jsonl,
     validate_scenario,
 )
 from env_server.orchestrator.official import write_official_jsonl
+from env_server.scoring import TaskType, TurnSubtype
 from tests.orchestrator.conftest import OFFICIAL
 
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from clients.agent_runner import RunConfig
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
+from clients.eval_cli import eval_app
 from clients.replay_runner import RESULT_FILE, replay_tools, run_replay
-from env_server.orchestrator.eval_cli import eval_app
 from env_server.orchestrator.gold import gold_task
 from env_server.orchestrator.loading import load_scenarios
 from env_server.scoring import ASK, PREPARE, PathEngine

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from clients.agent_runner import serve_in_thread
+from env_server.runner import serve_in_thread
 
 SCENARIO = "concert_gift_tickets"
 

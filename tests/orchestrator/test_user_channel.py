@@ -6,10 +6,10 @@ import anyio
 import httpx
 from mcp import Client
 
-from clients.agent_runner import serve_in_thread
 from env_server.orchestrator.channel import TALK_TOOL_NAME
 from env_server.orchestrator.gold import gold_task
 from env_server.orchestrator.live import STEP_META_KEY
+from env_server.runner import serve_in_thread
 from env_server.scoring import ASK, PREPARE, PathEngine
 
 SCENARIO = "film_club_schedule"  # has a two-round clarification

@@ -4,9 +4,11 @@
 (one episode per task, gold history and gold observations, stop at the first mismatch) and
 writes the official result-file layout; see :mod:`clients.replay_runner`.
 
-The main CLI registers ``eval_app`` under the name ``eval``. Without ``--server`` the
-command starts its own server in-process (uvicorn on a free loopback port, in-memory
-database, a fresh admin token); with ``--server`` it needs that server's ``--admin-token``. The run-directory format is documented in :mod:`clients.agent_runner`.
+``eval_app`` joins the ``toolenv`` command line as ``toolenv eval`` through the
+``toolenv.commands`` entry point group (``pyproject.toml``), so env_server never imports this
+package. Without ``--server`` the command starts its own server in-process (uvicorn on a free
+loopback port, in-memory database, a fresh admin token); with ``--server`` it needs that
+server's ``--admin-token``. The run-directory format is documented in :mod:`clients.agent_runner`.
 """
 
 from __future__ import annotations
@@ -24,16 +26,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from clients.agent_runner import RunConfig, SessionOutcome, run_eval, serve_in_thread
+from clients.agent_runner import RunConfig, SessionOutcome, run_eval
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
 from clients.replay_runner import ScenarioRun, run_replay
-from env_server.catalog import load_catalog
-from env_server.config import ServerSettings
-from env_server.environment import ToolEnvironment
-from env_server.errors import CatalogError
-from env_server.orchestrator.errors import ScenarioError
-from env_server.orchestrator.loading import load_scenarios
-from env_server.orchestrator.sessions import registry_for
+from env_server import ServerSettings, ToolEnvironment
+from env_server.catalog import CatalogError, load_catalog
+from env_server.orchestrator import ScenarioError, load_scenarios, registry_for
+from env_server.runner import serve_in_thread
 from state import Database
 
 eval_app = typer.Typer(help="Evaluate an agent on scenarios: over MCP (live) or the official offline protocol (replay).")

@@ -23,7 +23,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from env_server.catalog import Catalog
-from env_server.catalog.audit_checks import (
+from env_server.catalog.models import Operation, ToolSpec
+from env_server.config import ServerSettings
+from env_server.environment import CallOutcome, ToolEnvironment
+from env_server.errors import ToolenvError
+from env_server.simulators.generic import reports_current
+from env_server.simulators.records import default_facts
+from env_server.simulators.values import faker_texts
+from env_server.specs.audit_checks import (
     CheckKind,
     Finding,
     Hit,
@@ -40,14 +47,7 @@ from env_server.catalog.audit_checks import (
     vocabulary_texts,
     walk_strings,
 )
-from env_server.catalog.models import Operation, ToolSpec
-from env_server.catalog.samples import sample_arguments
-from env_server.config import ServerSettings
-from env_server.environment import CallOutcome, ToolEnvironment
-from env_server.errors import ToolenvError
-from env_server.simulators.generic import reports_current
-from env_server.simulators.records import default_facts
-from env_server.simulators.values import faker_texts
+from env_server.specs.samples import sample_arguments
 from state import Database, ErrorKind
 from state.store import Durability
 

@@ -19,11 +19,11 @@ from jsonschema.exceptions import SchemaError
 from env_server.catalog import Catalog
 from env_server.catalog.loaders import MCP_NAME_RE
 from env_server.catalog.models import Operation, SourceFormat, ToolSpec
-from env_server.catalog.samples import sample_arguments
 from env_server.errors import ToolCallError
 from env_server.simulators import SimContext, simulate
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import LEGACY_HINTS, known_kind
+from env_server.specs.samples import sample_arguments
 from env_server.validation import ArgumentValidator
 
 NATIVE_NAME_RE = re.compile(r"^[a-z][a-z0-9_]{2,63}$")
