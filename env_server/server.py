@@ -123,7 +123,7 @@ def session_instructions(env: ToolEnvironment, ctx: ServerRequestContext[Any, An
     passes through middleware as a wire dict, so it is rewritten here per request path.
     """
     if isinstance(result, dict):
-        extension = env.extensions.get(session_of(ctx, env))
+        extension = env.extension_for(session_of(ctx, env))
         if extension is not None and extension.instructions:
             return {**result, "instructions": extension.instructions}
     return result
