@@ -163,7 +163,7 @@ class ToolEnvironment:
         self.settings = settings or ServerSettings()
         self.db = db
         self.log = CallLog(db)
-        self.store = StateStore(db, self.settings.durability)
+        self.store = StateStore(db, self.settings.durability, fsync=self.settings.fsync)
         # Ephemeral durability (in-process RL) keeps session records in memory and no call log.
         self.sessions = SessionStore(db, persist=self.store.persistent)
         self.rules = _rules_for(catalog)
