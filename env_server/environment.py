@@ -190,6 +190,21 @@ class ToolEnvironment:
             listing_key=FREE_SESSION,
         )
 
+    # -- lifecycle: the store's background writes ------------------------------------------
+
+    def start_flusher(self) -> None:
+        """Start applying journaled calls to DuckDB in the background (a serving process calls
+        this once; without it, writes reach DuckDB when the queue fills or on ``flush``)."""
+        self.store.start_flusher()
+
+    def flush(self) -> None:
+        """Write every queued call and state change to DuckDB now."""
+        self.store.flush()
+
+    def close(self) -> None:
+        """Stop the background writes and write everything still queued (the database stays open)."""
+        self.store.close()
+
     # -- sessions -------------------------------------------------------------------------
 
     def create_session(
@@ -479,8 +494,16 @@ class ToolEnvironment:
         return self.log.calls(session_id)
 
     def state_digest(self, session_id: str) -> str:
+        """The session's world-state digest (equal digests, equal worlds). Raises ``SessionError``."""
         view = self.view(session_id)
         return self.store.world(view.session_id, view.record.seed).digest()
+
+    def state_summary(self, session_id: str) -> tuple[str, int]:
+        """The session's world-state digest and how many rows its world holds (deleted rows
+        count, as their tombstones do). Raises ``SessionError`` for an unknown session."""
+        view = self.view(session_id)
+        world = self.store.world(view.session_id, view.record.seed)
+        return world.digest(), len(world.rows)
 
     def reset_session(self, session_id: str) -> None:
         """Back to the session's base world; the call log is kept."""

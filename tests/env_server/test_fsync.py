@@ -60,14 +60,14 @@ def test_the_setting_makes_every_call_sync_its_journal_line(weather: Catalog, tm
     db = tmp_path / "on.duckdb"
     env = ToolEnvironment(weather, Database(db), ServerSettings(db_path=db, fsync=True))
     assert _calls_sync(env, fsyncs) == [1, 1, 1]
-    env.store.close()
+    env.close()
 
 
 def test_without_the_setting_no_call_syncs(weather: Catalog, tmp_path: Path, fsyncs: list[int]):
     db = tmp_path / "off.duckdb"
     env = ToolEnvironment(weather, Database(db), ServerSettings(db_path=db))
     assert _calls_sync(env, fsyncs) == [0, 0, 0]
-    env.store.close()
+    env.close()
 
 
 def test_a_mapped_journal_syncs_the_pages_of_each_line(weather: Catalog, tmp_path: Path,
@@ -87,7 +87,7 @@ def test_a_mapped_journal_syncs_the_pages_of_each_line(weather: Catalog, tmp_pat
     start, length = synced[-1]
     content_end = Path(f"{db}.journal").read_bytes().index(b"\0")  # the mapped file is zero-filled past its lines
     assert start % mmap.PAGESIZE == 0 and start + length == content_end  # the pages of the last line
-    env.store.close()
+    env.close()
 
 
 def test_serve_fsync_reaches_the_environment_it_serves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -103,7 +103,7 @@ def test_serve_fsync_reaches_the_environment_it_serves(tmp_path: Path, monkeypat
     env = served[0]
     assert env.settings.fsync is True
     assert _calls_sync(env, fsyncs) == [1, 1, 1]
-    env.store.close()
+    env.close()
     env.db.close()
 
 
