@@ -26,6 +26,12 @@ DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
 # lands on the closed socket ("fetch failed"). 120 s outlives that listing.
 HTTP_KEEP_ALIVE_S = 120
 
+# The MCP ``instructions`` every endpoint sends; the user channel adds its own after them.
+BASE_INSTRUCTIONS = (
+    "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
+    "call search_tools(query) to find the right tool among the whole catalog."
+)
+
 
 class LogLevel(str, Enum):
     """Log level of ``toolenv serve``; the SDK's per-request lines show only at debug."""

@@ -18,6 +18,7 @@ from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
 
 from env_server.annotations import tool_annotations
+from env_server.config import BASE_INSTRUCTIONS
 from env_server.environment import SEARCH_TOOL, ToolEnvironment, UnknownToolError
 from env_server.errors import SessionError
 
@@ -109,10 +110,6 @@ class ToolListings:
         return hit
 
 
-BASE_INSTRUCTIONS = (
-    "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
-    "call search_tools(query) to find the right tool among the whole catalog."
-)
 _INSTRUCTION_METHODS = frozenset({"initialize", "server/discover"})
 
 
