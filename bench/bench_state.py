@@ -70,7 +70,7 @@ def bench(durability: Durability, db_path: Path) -> None:
         env.call_tool(sid, "ticketmaster_book_tickets", {"show_id": shows[0], "quantity": 1, **CUSTOMER})
         resets.append(timed(env.reset_session, sid))
     print(f"reset                 {ms(resets)}")
-    env.store.flush()
+    env.flush()
 
 
 def main() -> None:

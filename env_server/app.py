@@ -180,12 +180,12 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         # Mounted sub-apps never get lifespan events, so the manager runs here.
-        env.store.start_flusher()
+        env.start_flusher()
         try:
             async with manager.run():
                 yield
         finally:
-            env.store.close()
+            env.close()
 
     app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan, responses=APP_ERRORS)
     # Host/Origin checks for every route (MCP and REST), one rule: see http_guard.py.
@@ -258,11 +258,10 @@ def build_app(env: ToolEnvironment) -> FastAPI:
     @app.get("/v1/sessions/{session_id}/state", responses=error_responses(404))
     async def get_state(session_id: str) -> StateResult:
         try:
-            view = env.view(session_id)
+            digest, rows = env.state_summary(session_id)
         except SessionError as exc:
             raise HTTPException(404, str(exc)) from None
-        world = env.store.world(view.session_id, view.record.seed)
-        return StateResult(session_id=session_id, digest=world.digest(), rows=len(world.rows))
+        return StateResult(session_id=session_id, digest=digest, rows=rows)
 
     def admit_branching(session_id: str, authorization: str) -> None:
         """404 for an unknown session; the admin token for a gold-guarded one."""

@@ -150,6 +150,11 @@ def serve(
     max_logged_chars: Annotated[int, typer.Option(min=256, help=(
         "Call-log rows keep arguments and results up to this many characters of JSON; longer ones are "
         "logged as {\"_truncated\": true, \"chars\", \"sha256\"}."))] = _SETTING["max_logged_json_chars"].default,
+    # -- durability --
+    fsync: Annotated[bool, typer.Option("--fsync", help=(
+        "Sync each call's journal line to disk before answering it, so answered calls survive a power loss, "
+        "not only a killed server; costs one disk sync per call. Applies to the journal beside a database "
+        "file (the default over HTTP; with --stdio it needs --db)."))] = _SETTING["fsync"].default,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -176,8 +181,12 @@ def serve(
         max_rest_body_bytes=max_body_bytes,
         max_mcp_body_bytes=max_mcp_body_bytes,
         max_logged_json_chars=max_logged_chars,
+        fsync=fsync,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
+    if fsync and stdio and db is None:
+        err.print("[red]error:[/red] --fsync syncs the journal of a database file; with --stdio, pass --db FILE")
+        raise typer.Exit(2)
     db_handle = _open_database(settings, stdio=stdio)  # before the catalog: a busy file fails fast
     cat = _load(settings.catalog_paths)
     env = _environment(cat, settings, db_handle, stdio=stdio)

@@ -6,7 +6,7 @@ import datetime as dt
 from enum import Enum
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from env_server.simulators.base import DEFAULT_TODAY
 from state.store import Durability
@@ -25,6 +25,12 @@ DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
 # spends ~7 s compiling validators after listing the full catalog, and its next call then
 # lands on the closed socket ("fetch failed"). 120 s outlives that listing.
 HTTP_KEEP_ALIVE_S = 120
+
+# The MCP ``instructions`` every endpoint sends; the user channel adds its own after them.
+BASE_INSTRUCTIONS = (
+    "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
+    "call search_tools(query) to find the right tool among the whole catalog."
+)
 
 
 class LogLevel(str, Enum):
@@ -46,13 +52,20 @@ class ServerSettings(BaseModel):
     page_size: int = Field(default=DEFAULT_PAGE_SIZE, ge=1, description="tools/list page size with a cursor.")
     seed: int = Field(default=0, description="Seed of the free-play session.")
     today: dt.date = Field(default=DEFAULT_TODAY, description="Current date of the free-play session.")
-    strict_params: bool = Field(default=True, description="Reject parameters the schema does not declare.")
     durability: Durability = Field(
         default=Durability.JOURNAL,
         description=(
             "journal: each call is journaled before its response and batched into DuckDB; "
             "per_call: one DuckDB transaction per call; deferred: in memory until flush; "
             "ephemeral: never written, sessions in memory only (in-process RL)."
+        ),
+    )
+    fsync: bool = Field(
+        default=False,
+        description=(
+            "journal durability only: sync each call's journal line to disk before its response, so "
+            "answered calls survive a power loss too (a killed process loses nothing either way); one disk "
+            "sync per call."
         ),
     )
     stdio_session: str = Field(default=FREE_SESSION, description="Session served on stdio.")
@@ -104,3 +117,9 @@ class ServerSettings(BaseModel):
     max_logged_json_chars: int = Field(
         default=256 * KIB, ge=256,
         description="Arguments or a result longer than this as JSON are logged as a marker with their size and SHA-256.")
+
+    @model_validator(mode="after")
+    def _fsync_needs_the_journal(self) -> ServerSettings:
+        if self.fsync and self.durability is not Durability.JOURNAL:
+            raise ValueError(f"fsync applies to journal durability only, not {self.durability.value}")
+        return self

@@ -124,7 +124,7 @@ class CallOutcome:
 
 
 class CallHook(Protocol):
-    """Per-session observer of tool calls (the scenario orchestrator registers one).
+    """Per-session observer of tool calls (scenario sessions and RL envs attach one).
 
     ``before_call`` sees every call first, with the request's ``_meta``; it may pin an
     observation for the call, or return a message that answers the call as an error
@@ -166,7 +166,7 @@ class ToolEnvironment:
         self.settings = settings or ServerSettings()
         self.db = db
         self.log = CallLog(db)
-        self.store = StateStore(db, self.settings.durability)
+        self.store = StateStore(db, self.settings.durability, fsync=self.settings.fsync)
         # Ephemeral durability (in-process RL) keeps session records in memory and no call log.
         self.sessions = SessionStore(db, persist=self.store.persistent)
         self.rules = _rules_for(catalog)
@@ -175,8 +175,9 @@ class ToolEnvironment:
         self._search_index: ToolSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
-        self.call_hooks: dict[str, CallHook] = {}
-        self.extensions: dict[str, SessionExtension] = {}
+        # Per-session behaviour, set through ``attach``; a call reads each with one dict lookup.
+        self._call_hooks: dict[str, CallHook] = {}
+        self._extensions: dict[str, SessionExtension] = {}
         # Called with a session id whenever one is released: caches keyed by session drop it.
         self.release_listeners: list[Callable[[str], None]] = []
         free_names = {n: n for n in catalog.tools}
@@ -191,6 +192,21 @@ class ToolEnvironment:
             names=free_names,
             listing_key=FREE_SESSION,
         )
+
+    # -- lifecycle: the store's background writes ------------------------------------------
+
+    def start_flusher(self) -> None:
+        """Start applying journaled calls to DuckDB in the background (a serving process calls
+        this once; without it, writes reach DuckDB when the queue fills or on ``flush``)."""
+        self.store.start_flusher()
+
+    def flush(self) -> None:
+        """Write every queued call and state change to DuckDB now."""
+        self.store.flush()
+
+    def close(self) -> None:
+        """Stop the background writes and write everything still queued (the database stays open)."""
+        self.store.close()
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -273,16 +289,49 @@ class ToolEnvironment:
         self._views[session_id] = view
         return view
 
+    # -- per-session hooks and extensions --------------------------------------------------
+
+    def attach(
+        self, session_id: str, *, hook: CallHook | None = None, extension: SessionExtension | None = None
+    ) -> None:
+        """Give a session a call hook and/or an extension (each replaces the session's previous one).
+
+        Only what is passed changes: attaching an extension keeps the session's hook. Both stay
+        until ``detach`` or until the session is released, retired or deleted. A session with a
+        hook is driven by its owner: ``delete_session`` refuses it. Raises ``UnknownSessionError``
+        for an unknown session and ``SessionError`` for the free-play session.
+        """
+        if session_id == FREE_SESSION:
+            raise SessionError("the free-play session takes no call hook or extension")
+        self.view(session_id)
+        if hook is not None:
+            self._call_hooks[session_id] = hook
+        if extension is not None:
+            self._extensions[session_id] = extension
+
+    def detach(self, session_id: str) -> None:
+        """Remove a session's call hook and extension, if any (the session itself stays)."""
+        self._call_hooks.pop(session_id, None)
+        self._extensions.pop(session_id, None)
+
+    def hook_for(self, session_id: str) -> CallHook | None:
+        """The call hook attached to a session, or None."""
+        return self._call_hooks.get(session_id)
+
+    def extension_for(self, session_id: str) -> SessionExtension | None:
+        """The extension attached to a session, or None."""
+        return self._extensions.get(session_id)
+
     def tool_spec(self, view: SessionView, exposed: str) -> ToolSpec | None:
         name = view.names.get(exposed)
         if name is None:
-            extension = self.extensions.get(view.session_id)
+            extension = self._extensions.get(view.session_id)
             return extension.tools.get(exposed) if extension is not None else None
         return SEARCH_TOOL if name == SEARCH_TOOL.name else self.catalog.tools[name]
 
     def listed_names(self, view: SessionView) -> list[str]:
         """Exposed tool names in listing order: the session's tools, then its extension's."""
-        extension = self.extensions.get(view.session_id)
+        extension = self._extensions.get(view.session_id)
         extra = [n for n in extension.tools if n not in view.names] if extension is not None else []
         return [*view.names, *extra]
 
@@ -300,10 +349,10 @@ class ToolEnvironment:
         over = limit_problems(args, self.settings.max_arg_chars)
         if over:
             args = within_limits(args, self.settings.max_arg_chars)
-        extension = self.extensions.get(view.session_id)
+        extension = self._extensions.get(view.session_id)
         if extension is not None and name in extension.tools and name not in view.names:
             return self._serve_extension(view, extension, name, args, started, over)
-        hook = self.call_hooks.get(view.session_id)
+        hook = self._call_hooks.get(view.session_id)
         refusal = hook.before_call(name, args, meta) if hook is not None else None
         if refusal is not None:
             seq = self._record(view, name, args, {"error": refusal}, started, ErrorKind.TOOL_ERROR, None)
@@ -448,8 +497,16 @@ class ToolEnvironment:
         return self.log.calls(session_id)
 
     def state_digest(self, session_id: str) -> str:
+        """The session's world-state digest (equal digests, equal worlds). Raises ``SessionError``."""
         view = self.view(session_id)
         return self.store.world(view.session_id, view.record.seed).digest()
+
+    def state_summary(self, session_id: str) -> tuple[str, int]:
+        """The session's world-state digest and how many rows its world holds (deleted rows
+        count, as their tombstones do). Raises ``SessionError`` for an unknown session."""
+        view = self.view(session_id)
+        world = self.store.world(view.session_id, view.record.seed)
+        return world.digest(), len(world.rows)
 
     def reset_session(self, session_id: str) -> None:
         """Back to the session's base world; the call log is kept."""
@@ -482,8 +539,7 @@ class ToolEnvironment:
         Its records stay in the database, except under ephemeral durability, where the session
         is gone for good.
         """
-        self.call_hooks.pop(session_id, None)
-        self.extensions.pop(session_id, None)
+        self.detach(session_id)
         self._views.pop(session_id, None)
         self.store.evict(session_id, flush=False)
         self.sessions.forget(session_id)
@@ -502,7 +558,7 @@ class ToolEnvironment:
         if session_id == FREE_SESSION:
             raise SessionConflictError("the free-play session cannot be deleted")
         view = self.view(session_id)
-        if session_id in self.call_hooks:
+        if session_id in self._call_hooks:
             raise SessionConflictError(f"session '{session_id}' is driven by a scenario session or an RL env; "
                                        "end it through its owner")
         self.store.drop(session_id, view.record.seed, extra=[CallLog.delete_op(session_id)])
@@ -517,7 +573,7 @@ class ToolEnvironment:
 
     def held_counts(self) -> dict[str, int]:
         """In-memory per-session entries (views, call hooks, worlds, records, log counters): for leak checks."""
-        return {"views": len(self._views), "call_hooks": len(self.call_hooks), "worlds": self.store.held(),
+        return {"views": len(self._views), "call_hooks": len(self._call_hooks), "worlds": self.store.held(),
                 "records": self.sessions.cached(), "log_counters": self.log.tracked()}
 
     def pin_observation(self, session_id: str, tool: str, arguments: dict[str, Any], observation: Any) -> None:

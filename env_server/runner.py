@@ -121,11 +121,11 @@ def run_stdio(env: ToolEnvironment) -> None:
         async with checked_stdio_server(env.settings.stdio_max_line_bytes) as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
-    env.store.start_flusher()
+    env.start_flusher()
     try:
         anyio.run(main)
     finally:
-        env.store.close()
+        env.close()
 
 
 def free_port() -> int:

@@ -1,8 +1,8 @@
 """``search_tools``: BM25 ranking of catalog tools for a natural-language query.
 
-An agent facing 1,600 tools cannot read them all. The index covers each tool's name
-(split into words), description, provider, category and parameter names, built once when
-the catalog loads. Ties break on the tool name so rankings are deterministic.
+An agent facing a catalog of some two thousand tools cannot read them all. The index covers
+each tool's name (split into words), description, provider, category and parameter names,
+built once when the catalog loads. Ties break on the tool name so rankings are deterministic.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
 
 from env_server.annotations import tool_annotations
+from env_server.config import BASE_INSTRUCTIONS
 from env_server.environment import SEARCH_TOOL, ToolEnvironment, UnknownToolError
 from env_server.errors import SessionError
 
@@ -35,9 +36,9 @@ class ToolListings:
     """``types.Tool`` objects per listing, and the wire dicts of whole pages, built once.
     Annotations (``annotations.py``) are derived for the whole catalog at startup.
 
-    A 1,600-tool listing costs ~150 ms of pydantic work to serialize; the middleware
-    below serves repeats from the cached wire form so one agent's listing does not stall
-    every other session's calls.
+    A 1,600-tool listing cost ~150 ms of pydantic work to serialize (measured before the
+    built-in catalog grew to 2,047); the middleware below serves repeats from the cached
+    wire form so one agent's listing does not stall every other session's calls.
     """
 
     def __init__(self, env: ToolEnvironment) -> None:
@@ -109,10 +110,6 @@ class ToolListings:
         return hit
 
 
-BASE_INSTRUCTIONS = (
-    "Simulated public-API tools. Every call is logged. On the free-play endpoint, "
-    "call search_tools(query) to find the right tool among the whole catalog."
-)
 _INSTRUCTION_METHODS = frozenset({"initialize", "server/discover"})
 
 
@@ -123,7 +120,7 @@ def session_instructions(env: ToolEnvironment, ctx: ServerRequestContext[Any, An
     passes through middleware as a wire dict, so it is rewritten here per request path.
     """
     if isinstance(result, dict):
-        extension = env.extensions.get(session_of(ctx, env))
+        extension = env.extension_for(session_of(ctx, env))
         if extension is not None and extension.instructions:
             return {**result, "instructions": extension.instructions}
     return result

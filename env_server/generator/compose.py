@@ -7,7 +7,7 @@ second one" points at the second item of a recorded search result, through a ``$
 argument, so gold arguments, observations and state agree by construction. Replaying the
 produced file with ``record_scenario`` gives the same observations (a test checks this).
 
-A call that fails in the simulator aborts the attempt (``_Retry``); the generator then
+A call that fails in the simulator aborts the attempt (``Retry``); the generator then
 starts over with the next attempt number, so a failed call never leaves the recording
 session out of step with a replay.
 """
@@ -47,8 +47,9 @@ def _scratch_db() -> Database:
         return _SCRATCH[0]
 
 
-class _Retry(Exception):
-    """A gold call failed in the simulator; the attempt is abandoned."""
+class Retry(Exception):
+    """This attempt cannot become a scenario (a gold call failed, a result was too thin, no
+    builder fits); the generator abandons it and starts over with the next attempt number."""
 
 
 @dataclass
@@ -87,6 +88,14 @@ class Draft:
 
 
 class Composer:
+    """One attempt at a scenario: a live recording session plus what its tasks produced so far.
+
+    The task builders (``tasks.py``) use its public methods only: ``call`` and its shortcuts
+    ``search`` / ``read`` / ``create`` run gold calls, ``ref_to`` points at an earlier result,
+    ``finish`` closes a task; the ``say_*`` / ``pick_*`` / ``*_text`` methods write words.
+    Randomness comes from ``rng`` alone, in call order, so the same calls give the same file.
+    """
+
     def __init__(
         self, catalog: Catalog, pack: Pack, flow: Flow, rng: random.Random, seed: int, today: dt.date,
         two_round_clarify: float,
@@ -115,7 +124,14 @@ class Composer:
 
     # -- running gold calls ----------------------------------------------------------------
 
-    def _call(self, draft: Draft, action: str, args: dict[str, Any], deps: list[int]) -> tuple[int, Any]:
+    def call(self, draft: Draft, action: str, args: dict[str, Any], deps: list[int]) -> tuple[int, Any]:
+        """Run gold call ``action(args)`` now and append it to ``draft``; returns (node index, observation).
+
+        ``args`` may hold ``$ref`` values; they resolve against the nodes ``deps`` reach
+        (transitively) and earlier tasks, exactly as a replay resolves them. The node keeps
+        the unresolved ``args``. Raises ``Retry`` when the simulator answers with an error and
+        ``GeneratorError`` for a reference the generator should never have written.
+        """
         allowed: set[int] = set()
         stack = list(deps)
         while stack:
@@ -136,25 +152,32 @@ class Composer:
 
         outcome = self.env.call_tool(SESSION, action, resolve_refs(args, resolve))
         if outcome.is_error:
-            raise _Retry(f"{action}: {outcome.message}")
+            raise Retry(f"{action}: {outcome.message}")
         draft.nodes.append(NativeNode(action=action, arguments=args, dependency_list=list(deps),
                                       observation=outcome.result))
         return len(draft.nodes) - 1, outcome.result
 
-    def _ref(self, draft: Draft, task: int, node: int, path: str) -> dict[str, str]:
+    def ref_to(self, draft: Draft, task: int, node: int, path: str) -> dict[str, str]:
+        """A ``$ref`` argument value pointing at ``path`` in the observation of ``task``'s ``node``
+        (written short when it is the draft's own task)."""
         where = f"{node}" if task == draft.index else f"{task}.{node}"
         return {"$ref": f"{where}:{path}"}
 
     def _item_ref(self, draft: Draft, item: Item) -> dict[str, str]:
         s = item.search
-        return self._ref(draft, s.task, s.node, f"{self.flow.collection}.{item.index}.{self.flow.item_id}")
+        return self.ref_to(draft, s.task, s.node, f"{self.flow.collection}.{item.index}.{self.flow.item_id}")
 
-    def _search(self, draft: Draft, q: str) -> Search:
+    def search(self, draft: Draft, q: str) -> Search:
+        """Run the flow's search for ``q`` (no dependencies) and remember its first five items.
+
+        Raises ``Retry`` when fewer than two items come back, ``GeneratorError`` when items lack
+        the flow's id or the pack's label field.
+        """
         args = {**self.pack.search_defaults, self.pack.query_param: q}
-        node, obs = self._call(draft, self.flow.search, args, [])
+        node, obs = self.call(draft, self.flow.search, args, [])
         items = obs.get(self.flow.collection) if isinstance(obs, dict) else None
         if not isinstance(items, list) or len(items) < 2:
-            raise _Retry(f"search for {q!r} returned fewer than two results")
+            raise Retry(f"search for {q!r} returned fewer than two results")
         for item in items:
             if self.flow.item_id not in item or self.pack.label_field not in item:
                 raise GeneratorError(f"{self.flow.search} items lack '{self.flow.item_id}' or '{self.pack.label_field}'")
@@ -162,21 +185,29 @@ class Composer:
         self.searches.append(search)
         return search
 
-    def _read(self, draft: Draft, item: Item, deps: list[int]) -> int:
-        node, _ = self._call(draft, self.flow.read, {self.flow.read_id: self._item_ref(draft, item)}, deps)
+    def read(self, draft: Draft, item: Item, deps: list[int]) -> int:
+        """Run the flow's read call on ``item`` (its id passed by ``$ref``); returns the node index."""
+        node, _ = self.call(draft, self.flow.read, {self.flow.read_id: self._item_ref(draft, item)}, deps)
         return node
 
-    def _create(self, draft: Draft, item: Item, extra_args: dict[str, Any], deps: list[int]) -> Created:
+    def create(self, draft: Draft, item: Item, extra_args: dict[str, Any], deps: list[int]) -> Created:
+        """Run the flow's create call on ``item`` plus ``extra_args`` and remember what it made.
+
+        Raises ``GeneratorError`` when the result lacks the flow's created-id field.
+        """
         args = {self.flow.create_ref: self._item_ref(draft, item), **extra_args}
-        node, obs = self._call(draft, self.flow.create, args, deps)
+        node, obs = self.call(draft, self.flow.create, args, deps)
         if not isinstance(obs, dict) or self.flow.created_id not in obs:
             raise GeneratorError(f"{self.flow.create} result lacks '{self.flow.created_id}'")
         created = Created(draft.index, node, item, obs[self.flow.created_id])
         self.created.append(created)
         return created
 
-    def _finish(self, draft: Draft, user: str, kind: TaskType, subtype: TurnSubtype | None, reply: str,
-                chat: bool = False) -> NativeTask:
+    def finish(self, draft: Draft, user: str, kind: TaskType, subtype: TurnSubtype | None, reply: str,
+               chat: bool = False) -> NativeTask:
+        """Close ``draft`` as a task the user asks with ``user``: a final prepare node depending on
+        every node nothing else depends on, observing ``reply`` (a chat answer when ``chat``).
+        The task joins ``tasks``, where later tasks can refer to it."""
         dependents = {d for n in draft.nodes for d in n.dependency_list}
         sinks = [i for i in range(len(draft.nodes)) if i not in dependents]
         draft.nodes.append(NativeNode(action=PREPARE, arguments={"answer_type": "chat" if chat else "tool"},

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from env_server.catalog import Catalog, load_catalog
 from env_server.generator import phrases as ph
-from env_server.generator.compose import Composer, _Retry
+from env_server.generator.compose import Composer, Retry
 from env_server.generator.flows import Flow, GeneratorError, resolve_flow
 from env_server.generator.packs import PACKS, PACKS_BY_FAMILY, Pack
 from env_server.generator.tasks import FIRST, FRESH_SEARCH, LATER
@@ -122,7 +122,7 @@ def generate_native(seed: int, settings: GeneratorSettings | None = None, catalo
         composer = Composer(catalog, pack, flow, rng, seed, day, settings.two_round_clarify)
         try:
             _compose(composer, allowed, settings)
-        except _Retry as exc:
+        except Retry as exc:
             problems.append(str(exc))
             continue
         finally:
@@ -173,7 +173,7 @@ def _compose(c: Composer, allowed: list[TaskType], settings: GeneratorSettings) 
             lower = greeting.endswith(", ") and not first.startswith(("I ", "I'"))
             c.tasks[0].user = greeting + (first[:1].lower() + first[1:] if lower else first)
         if not done:
-            raise _Retry(f"task {i}: no builder fits the dialogue so far with types {[k.value for k in kinds]}")
+            raise Retry(f"task {i}: no builder fits the dialogue so far with types {[k.value for k in kinds]}")
 
 
 def generate_scenario(seed: int, params: GeneratorSettings | None = None, catalog: Catalog | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from env_server.generator import phrases as ph
-from env_server.generator.compose import LONG, Composer, Created, Draft, Item, Search, _Retry
+from env_server.generator.compose import LONG, Composer, Created, Draft, Item, Retry, Search
 from env_server.orchestrator.models import TaskType, TurnSubtype
 from env_server.orchestrator.native import NativeTask
 
@@ -25,28 +25,28 @@ Builder = Callable[[Composer, int, Subtype], NativeTask | None]
 def first_single(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     q = c.new_query()
     draft = Draft(i, [])
-    search = c._search(draft, q)
-    return c._finish(draft, ph.render(ph.pick(c.rng, c.pack.find), q=q), TaskType.SINGLE_TOOL, None,
-                     c.say_search(search))
+    search = c.search(draft, q)
+    return c.finish(draft, ph.render(ph.pick(c.rng, c.pack.find), q=q), TaskType.SINGLE_TOOL, None,
+                    c.say_search(search))
 
 
 def first_parallel(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     q1, q2 = c.new_query(), c.new_query()
     user = ph.render(ph.pick(c.rng, ph.PAIR_SEARCH_FIRST), **c.slots(s1=c.scope(q1), s2=c.scope(q2)))
     draft = Draft(i, [])
-    a, b = c._search(draft, q1), c._search(draft, q2)
-    return c._finish(draft, user, TaskType.PARALLEL, None, f"{c.say_search(a)} {c.say_search(b)}")
+    a, b = c.search(draft, q1), c.search(draft, q2)
+    return c.finish(draft, user, TaskType.PARALLEL, None, f"{c.say_search(a)} {c.say_search(b)}")
 
 
 def first_sequential(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     q, k = c.new_query(), c.rng.randrange(2)
     user = ph.render(ph.pick(c.rng, c.pack.find), q=q) + " " + ph.render(ph.pick(c.rng, ph.THEN_READ), ord=ph.ORDINALS[k])
     draft = Draft(i, [])
-    search = c._search(draft, q)
+    search = c.search(draft, q)
     item = Item(search, k)
-    c._read(draft, item, [search.node])
+    c.read(draft, item, [search.node])
     c.focus[i] = item
-    return c._finish(draft, user, TaskType.SEQUENTIAL, None, f"{c.say_search(search)} {c.say_read(item)}")
+    return c.finish(draft, user, TaskType.SEQUENTIAL, None, f"{c.say_search(search)} {c.say_read(item)}")
 
 
 def first_mixed(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -54,11 +54,11 @@ def first_mixed(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     user = ph.render(ph.pick(c.rng, c.pack.find), q=q) + " " + ph.render(
         ph.pick(c.rng, ph.THEN_READ_PAIR), oa=ph.ORDINALS[0], ob=ph.ORDINALS[1])
     draft = Draft(i, [])
-    search = c._search(draft, q)
+    search = c.search(draft, q)
     a, b = Item(search, 0), Item(search, 1)
-    c._read(draft, a, [search.node])
-    c._read(draft, b, [search.node])
-    return c._finish(draft, user, TaskType.MIXED, None, f"{c.say_search(search)} {c.say_read(a)} {c.say_read(b)}")
+    c.read(draft, a, [search.node])
+    c.read(draft, b, [search.node])
+    return c.finish(draft, user, TaskType.MIXED, None, f"{c.say_search(search)} {c.say_read(a)} {c.say_read(b)}")
 
 
 def first_clarify(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -69,13 +69,13 @@ def first_clarify(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     last = c.clarify_nodes(draft, c.flow.search, [c.pack.query_param], c.pack.ask_find,
                            ph.render(ph.pick(c.rng, c.pack.reply_find), q=q))
     user = ph.pick(c.rng, c.pack.find_bare)
-    node, obs = c._call(draft, c.flow.search, {**c.pack.search_defaults, c.pack.query_param: q}, [last])
+    node, obs = c.call(draft, c.flow.search, {**c.pack.search_defaults, c.pack.query_param: q}, [last])
     items = obs.get(c.flow.collection) if isinstance(obs, dict) else None
     if not isinstance(items, list) or len(items) < 2:
-        raise _Retry("clarified search returned fewer than two results")
+        raise Retry("clarified search returned fewer than two results")
     search = Search(i, node, q, items[:5])
     c.searches.append(search)
-    return c._finish(draft, user, TaskType.CLARIFY, None, c.say_search(search))
+    return c.finish(draft, user, TaskType.CLARIFY, None, c.say_search(search))
 
 
 FIRST: dict[TaskType, Builder] = {
@@ -100,9 +100,9 @@ def single_read(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
         return None
     item, it = found
     draft = Draft(i, [])
-    c._read(draft, item, [])
+    c.read(draft, item, [])
     c.focus[i] = item
-    return c._finish(draft, ph.render(ph.pick(c.rng, ph.READ), it=it), TaskType.SINGLE_TOOL, subtype, c.say_read(item))
+    return c.finish(draft, ph.render(ph.pick(c.rng, ph.READ), it=it), TaskType.SINGLE_TOOL, subtype, c.say_read(item))
 
 
 def single_create(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -112,10 +112,10 @@ def single_create(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     item, it = found
     args, request, _ = c.extras()
     draft = Draft(i, [])
-    created = c._create(draft, item, args, [])
+    created = c.create(draft, item, args, [])
     c.focus[i] = item
     done = ph.render(ph.pick(c.rng, c.pack.done_create), label=c.label(item), id=created.value)
-    return c._finish(draft, c.create_text(it, request), TaskType.SINGLE_TOOL, subtype, done)
+    return c.finish(draft, c.create_text(it, request), TaskType.SINGLE_TOOL, subtype, done)
 
 
 def single_delete(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -131,13 +131,13 @@ def single_delete(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     target = pool[0]
     it = ph.render(ph.pick(c.rng, templates), sentence=False, **c.slots(label=c.label(target.item)))
     draft = Draft(i, [])
-    args = {c.flow.delete_id: c._ref(draft, target.task, target.node, c.flow.created_id)}
+    args = {c.flow.delete_id: c.ref_to(draft, target.task, target.node, c.flow.created_id)}
     create_args = c.tasks[target.task].nodes[target.node].arguments
     args.update({p: create_args[p] for p in c.flow.delete_extra})
-    c._call(draft, c.flow.delete, args, [])
+    c.call(draft, c.flow.delete, args, [])
     target.deleted = True
     done = ph.render(ph.pick(c.rng, c.pack.done_undo), id=target.value)
-    return c._finish(draft, ph.render(ph.pick(c.rng, c.pack.undo), it=it), TaskType.SINGLE_TOOL, subtype, done)
+    return c.finish(draft, ph.render(ph.pick(c.rng, c.pack.undo), it=it), TaskType.SINGLE_TOOL, subtype, done)
 
 
 def _later_search(c: Composer, i: int, subtype: Subtype) -> tuple[str, str] | None:
@@ -157,8 +157,8 @@ def single_search(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
         return None
     q, user = found
     draft = Draft(i, [])
-    search = c._search(draft, q)
-    return c._finish(draft, user, TaskType.SINGLE_TOOL, subtype, c.say_search(search))
+    search = c.search(draft, q)
+    return c.finish(draft, user, TaskType.SINGLE_TOOL, subtype, c.say_search(search))
 
 
 def parallel_read(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -167,10 +167,10 @@ def parallel_read(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
         return None
     a, b, both = found
     draft = Draft(i, [])
-    c._read(draft, a, [])
-    c._read(draft, b, [])
+    c.read(draft, a, [])
+    c.read(draft, b, [])
     user = ph.render(ph.pick(c.rng, ph.READ_PAIR), both=both)
-    return c._finish(draft, user, TaskType.PARALLEL, subtype, f"{c.say_read(a)} {c.say_read(b)}")
+    return c.finish(draft, user, TaskType.PARALLEL, subtype, f"{c.say_read(a)} {c.say_read(b)}")
 
 
 def parallel_search(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -188,8 +188,8 @@ def parallel_search(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     q1, q2 = c.new_query(), c.new_query()
     user = ph.render(ph.pick(c.rng, templates), **c.slots(s1=c.scope(q1), s2=c.scope(q2)))
     draft = Draft(i, [])
-    a, b = c._search(draft, q1), c._search(draft, q2)
-    return c._finish(draft, user, TaskType.PARALLEL, subtype, f"{c.say_search(a)} {c.say_search(b)}")
+    a, b = c.search(draft, q1), c.search(draft, q2)
+    return c.finish(draft, user, TaskType.PARALLEL, subtype, f"{c.say_search(a)} {c.say_search(b)}")
 
 
 def sequential_search_read(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -200,11 +200,11 @@ def sequential_search_read(c: Composer, i: int, subtype: Subtype) -> NativeTask 
     k = c.rng.randrange(2)
     user = f"{text} {ph.render(ph.pick(c.rng, ph.THEN_READ), ord=ph.ORDINALS[k])}"
     draft = Draft(i, [])
-    search = c._search(draft, q)
+    search = c.search(draft, q)
     item = Item(search, k)
-    c._read(draft, item, [search.node])
+    c.read(draft, item, [search.node])
     c.focus[i] = item
-    return c._finish(draft, user, TaskType.SEQUENTIAL, subtype, f"{c.say_search(search)} {c.say_read(item)}")
+    return c.finish(draft, user, TaskType.SEQUENTIAL, subtype, f"{c.say_search(search)} {c.say_read(item)}")
 
 
 def sequential_search_create(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -215,12 +215,12 @@ def sequential_search_create(c: Composer, i: int, subtype: Subtype) -> NativeTas
     args, request, _ = c.extras()
     user = f"{text} {c.create_text(ph.pick(c.rng, ph.FIRST_RESULT), request)}"
     draft = Draft(i, [])
-    search = c._search(draft, q)
+    search = c.search(draft, q)
     item = Item(search, 0)
-    created = c._create(draft, item, args, [search.node])
+    created = c.create(draft, item, args, [search.node])
     c.focus[i] = item
     done = ph.render(ph.pick(c.rng, c.pack.done_create), label=c.label(item), id=created.value)
-    return c._finish(draft, user, TaskType.SEQUENTIAL, subtype, f"{c.say_search(search)} {done}")
+    return c.finish(draft, user, TaskType.SEQUENTIAL, subtype, f"{c.say_search(search)} {done}")
 
 
 def sequential_read_create(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -232,16 +232,16 @@ def sequential_read_create(c: Composer, i: int, subtype: Subtype) -> NativeTask 
     opener = ph.render(ph.pick(c.rng, ph.READ_THEN), it=it)
     user = f"{opener} {c.create_text('it', request)}"
     draft = Draft(i, [])
-    read = c._read(draft, item, [])
-    node_args = {c.flow.create_ref: c._ref(draft, i, read, c.flow.read_id_field), **args}
-    node, obs = c._call(draft, c.flow.create, node_args, [read])
+    read = c.read(draft, item, [])
+    node_args = {c.flow.create_ref: c.ref_to(draft, i, read, c.flow.read_id_field), **args}
+    node, obs = c.call(draft, c.flow.create, node_args, [read])
     if not isinstance(obs, dict) or c.flow.created_id not in obs:
-        raise _Retry(f"{c.flow.create} result lacks '{c.flow.created_id}'")
+        raise Retry(f"{c.flow.create} result lacks '{c.flow.created_id}'")
     created = Created(i, node, item, obs[c.flow.created_id])
     c.created.append(created)
     c.focus[i] = item
     done = ph.render(ph.pick(c.rng, c.pack.done_create), label=c.label(item), id=created.value)
-    return c._finish(draft, user, TaskType.SEQUENTIAL, subtype, f"{c.say_read(item)} {done}")
+    return c.finish(draft, user, TaskType.SEQUENTIAL, subtype, f"{c.say_read(item)} {done}")
 
 
 def mixed_search_reads(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -252,15 +252,15 @@ def mixed_search_reads(c: Composer, i: int, subtype: Subtype) -> NativeTask | No
     a, b = sorted(c.rng.sample(range(3), 2))
     user = f"{text} {ph.render(ph.pick(c.rng, ph.THEN_READ_PAIR), oa=ph.ORDINALS[a], ob=ph.ORDINALS[b])}"
     draft = Draft(i, [])
-    search = c._search(draft, q)
+    search = c.search(draft, q)
     if b >= len(search.items):
         a, b = 0, 1
         user = f"{text} {ph.render(ph.pick(c.rng, ph.THEN_READ_PAIR), oa=ph.ORDINALS[a], ob=ph.ORDINALS[b])}"
     ia, ib = Item(search, a), Item(search, b)
-    c._read(draft, ia, [search.node])
-    c._read(draft, ib, [search.node])
-    return c._finish(draft, user, TaskType.MIXED, subtype,
-                     f"{c.say_search(search)} {c.say_read(ia)} {c.say_read(ib)}")
+    c.read(draft, ia, [search.node])
+    c.read(draft, ib, [search.node])
+    return c.finish(draft, user, TaskType.MIXED, subtype,
+                    f"{c.say_search(search)} {c.say_read(ia)} {c.say_read(ib)}")
 
 
 def clarify_create(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -274,11 +274,11 @@ def clarify_create(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     missing = [p for p in args if p in c.create_required]
     draft = Draft(i, [])
     last = c.clarify_nodes(draft, c.flow.create, missing, c.pack.ask_create, reply)
-    created = c._create(draft, item, args, [last])
+    created = c.create(draft, item, args, [last])
     c.focus[i] = item
     done = ph.render(ph.pick(c.rng, c.pack.done_create), label=c.label(item), id=created.value)
     user = ph.render(ph.pick(c.rng, c.pack.create_bare), it=it)
-    return c._finish(draft, user, TaskType.CLARIFY, subtype, done)
+    return c.finish(draft, user, TaskType.CLARIFY, subtype, done)
 
 
 def chat_fact(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
@@ -292,7 +292,7 @@ def chat_fact(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     c.focus[i] = item
     draft = Draft(i, [])
     answer = ph.render(fact.answer, label=c.label(item), value=item.data[fact.field])
-    return c._finish(draft, ph.render(fact.question, it=it), TaskType.CHAT, subtype, answer, chat=True)
+    return c.finish(draft, ph.render(fact.question, it=it), TaskType.CHAT, subtype, answer, chat=True)
 
 
 LATER: dict[TaskType, tuple[Builder, ...]] = {

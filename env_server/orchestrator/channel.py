@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
+from env_server.config import BASE_INSTRUCTIONS
 from env_server.orchestrator.errors import SessionFinishedError
 from env_server.orchestrator.live import ScenarioSession
 from env_server.orchestrator.reports import TurnKind, UserTurn
-from env_server.server import BASE_INSTRUCTIONS
 
 TALK_TOOL_NAME = "talk_to_user"
 

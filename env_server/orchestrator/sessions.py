@@ -113,10 +113,10 @@ class ScenarioSessions:
         session.distractors = extra
         with self._lock:
             self._sessions[sid] = session
-        self.env.call_hooks[sid] = session
+        self.env.attach(sid, hook=session)
         turn = session.start()
         if user_channel:
-            self.env.extensions[sid] = UserChannel(session, turn.content or "")
+            self.env.attach(sid, extension=UserChannel(session, turn.content or ""))
         return session, turn
 
     def release(self, session_id: str) -> None:

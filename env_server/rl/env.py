@@ -134,7 +134,7 @@ class ToolEnv:
         self._judges = [TaskJudge(t.gold) for t in session.tasks]
         self._resets += 1
         if self.flush_every and self._resets % self.flush_every == 0:
-            self.environment.store.flush()
+            self.environment.flush()
         messages = [{"role": "system", "content": f"Current Date: {entry.spec.env_info}"},
                     {"role": "user", "content": turn.content or ""}]
         return {"messages": messages, "tools": list(entry.tools)}, self._info(TurnKind.TASK.value, None, [])

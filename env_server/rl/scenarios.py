@@ -118,7 +118,7 @@ class ScenarioPool:
                                         today=spec.today, session_id=sid, label=f"rl {spec.id}",
                                         gold_guarded=is_test_split(spec))
         session = ScenarioSession(sid, spec, entry.gold, self.environment, max_steps=max_calls or DEFAULT_MAX_STEPS)
-        self.environment.call_hooks[sid] = session
+        self.environment.attach(sid, hook=session)
         return session
 
     def fork(self, session: ScenarioSession) -> ScenarioSession:
@@ -126,7 +126,7 @@ class ScenarioPool:
         sid = f"rl_{secrets.token_hex(16)}"
         self.environment.fork_session(session.session_id, sid)
         clone = clone_session(session, sid)
-        self.environment.call_hooks[sid] = clone
+        self.environment.attach(sid, hook=clone)
         return clone
 
     def release(self, session: ScenarioSession) -> None:

@@ -1,8 +1,7 @@
 """Deterministic simulators behind every tool.
 
-``simulate(spec, args, ctx)`` dispatches to the family module registered for the spec's
-API family, falling back on the entity-aware one (``stateful``). Same (spec, args, ctx)
-always gives the same result, byte for byte.
+``simulate(spec, args, ctx)`` runs the entity-aware simulator (``stateful``) for every
+tool. Same (spec, args, ctx) always gives the same result, byte for byte.
 
 One call passes through one value engine, in layers:
 
@@ -22,17 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
-from env_server.simulators.base import DEFAULT_TODAY, SimContext, Simulator
+from env_server.simulators.base import DEFAULT_TODAY, SimContext
 from env_server.simulators.stateful import CatalogRules, StateHandle, simulate_stateful
 
-__all__ = ["DEFAULT_TODAY", "CatalogRules", "SimContext", "Simulator", "StateHandle", "simulate"]
-
-# Family slug -> simulator; families not listed use the entity-aware one, which itself
-# falls back on schema-driven generation when the context carries no world state.
-FAMILIES: dict[str, Simulator] = {}
+__all__ = ["DEFAULT_TODAY", "CatalogRules", "SimContext", "StateHandle", "simulate"]
 
 
 def simulate(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
-    if not FAMILIES:  # no family module registered: skip deriving the spec's family
-        return simulate_stateful(spec, args, ctx)
-    return FAMILIES.get(spec.family, simulate_stateful)(spec, args, ctx)
+    """The result of ``spec`` called with ``args`` in ``ctx``: the entity-aware simulator, which
+    falls back on schema-driven generation when the context carries no world state."""
+    return simulate_stateful(spec, args, ctx)

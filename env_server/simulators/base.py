@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-from env_server.catalog.models import ToolSpec
+from typing import Any
 
 DEFAULT_TODAY = dt.date(2026, 1, 15)
 # The session clock: a session's day starts at 09:00 UTC, and each write moves it on.
@@ -37,9 +35,3 @@ class SimContext:
     # The call's arguments as canonical JSON, when the caller encoded them already (the
     # environment does, for its log): the call seed then reuses them instead of re-encoding.
     args_json: str | None = None
-
-
-class Simulator(Protocol):
-    """Produces the structured result of one tool call, or raises ``ToolCallError``."""
-
-    def __call__(self, spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]: ...

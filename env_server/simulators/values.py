@@ -1,8 +1,10 @@
 """Value kinds: what one field holds, drawn in the context of the record it belongs to.
 
-A kind is a short name (``city``, ``temperature_c``, ``film_title``, …). Three sources
-back them:
+A kind is a short name (``city``, ``temperature_c``, ``film_title``, …). ``draw_kind(kind,
+gen)`` draws one value of it; ``known_kind`` says whether a profile hint names a kind that
+can be drawn. Four sources back the kinds:
 
+* engine kinds (``KINDS``): seeded draws and fixed-seed Faker pools (``faker_pool``);
 * reference facts (``reference``): places, airports, countries, currencies, languages,
   vehicles, read through the record's scope, so a city, its country, its coordinates and
   its timezone agree;
@@ -11,8 +13,9 @@ back them:
   vocabulary file is a kind; a record vocabulary's fields are kinds too
   (``dog_breed.sub_breeds``, ``dictionary_word.definition``).
 
-``kind_for(field, entity)`` guesses a kind from a field name and the record's entity;
-a profile's ``hints`` override the guess (see ``naming``).
+Which kind a field gets is decided in ``naming``: ``resolve_kind(field, entity, parent,
+hints)`` takes the profile's hint unless it is generic, else ``kind_for(field, entity,
+parent)``'s guess from the field name, the record's entity and its parent.
 """
 
 from __future__ import annotations

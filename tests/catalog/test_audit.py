@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from env_server import simulators
 from env_server.catalog import Catalog, ProviderSpec, load_catalog
 from env_server.catalog.models import ToolSpec
 from env_server.cli import app
@@ -97,6 +96,7 @@ def test_clock_flags_write_stamps_off_today_and_as_of_dates_in_the_future() -> N
 
 
 # -- the audit over a tiny catalog whose simulator misbehaves on purpose ------------------
+# (the environment's ``simulate`` is replaced for these tests: every tool of the catalog is flaky)
 
 FAMILY = "flaky_api"
 _OBJ: dict[str, Any] = {"type": "object"}
@@ -152,7 +152,7 @@ def _flaky_simulator() -> Any:
 
 
 def test_audit_reports_each_check_kind(flaky_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(simulators.FAMILIES, FAMILY, _flaky_simulator())
+    monkeypatch.setattr("env_server.environment.simulate", _flaky_simulator())
     report = audit_catalog(flaky_catalog, seed=3, quiet=True)
     assert report.tools_audited == 5
     got = {(f.tool, f.check) for f in report.findings}
@@ -171,7 +171,7 @@ def test_audit_reports_each_check_kind(flaky_catalog: Catalog, monkeypatch: pyte
 
 
 def test_empty_fresh_list_is_reported(flaky_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(simulators.FAMILIES, FAMILY, lambda spec, args, ctx: {"widgets": []})
+    monkeypatch.setattr("env_server.environment.simulate", lambda spec, args, ctx: {"widgets": []})
     report = audit_catalog(flaky_catalog, ["flaky_list_widgets"])
     assert [(f.check, f.path) for f in report.findings] == [(CheckKind.EMPTY_FRESH_LIST, "$.widgets")]
 

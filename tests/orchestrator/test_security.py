@@ -111,9 +111,9 @@ def test_unknown_sessions_are_404_and_delete_releases_a_session(live, server):
         assert response.status_code == 404, (method, route)
     assert httpx.post(f"{server}/v1/sessions", json={"scenario_id": "no_such"}).status_code == 404
     sid = httpx.post(f"{server}/v1/sessions", json={"scenario_id": SCENARIO, "user_channel": True}).json()["session_id"]
-    assert sid in env.call_hooks and sid in env.extensions
+    assert env.hook_for(sid) is not None and env.extension_for(sid) is not None
     assert httpx.delete(f"{server}/v1/scenario-sessions/{sid}").status_code == 204
-    assert sid not in env.call_hooks and sid not in env.extensions
+    assert env.hook_for(sid) is None and env.extension_for(sid) is None
     assert httpx.get(f"{server}/v1/scenario-sessions/{sid}").status_code == 404
     assert httpx.delete(f"{server}/v1/scenario-sessions/{sid}").status_code == 404
 

@@ -59,6 +59,6 @@ def test_a_closed_env_can_be_reset_again_and_close_is_idempotent(ephemeral_envir
     env.close()
     env.close()
     _, info = env.reset(seed=1)
-    assert info["session_id"] in ephemeral_environment.call_hooks
+    assert ephemeral_environment.hook_for(info["session_id"]) is not None
     env.close()
-    assert not ephemeral_environment.call_hooks
+    assert ephemeral_environment.held_counts()["call_hooks"] == 0

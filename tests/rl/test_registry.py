@@ -74,14 +74,14 @@ async def test_an_env_idle_past_the_timeout_is_freed_and_then_answers_404(builti
             clock.now += 50
             await client.step(busy.env_id, NO)  # a request keeps an env alive
             clock.now += 20  # idle: 70 s without a request; busy: 20 s
-            assert idle.info["session_id"] in env.call_hooks
+            assert env.hook_for(idle.info["session_id"]) is not None
             with pytest.raises(UnknownEnvError, match="freed after 60 s without a request"):
                 await client.step(idle.env_id, NO)
-            assert idle.info["session_id"] not in env.call_hooks  # its session's memory is released
+            assert env.hook_for(idle.info["session_id"]) is None  # its session's memory is released
             await client.step(busy.env_id, NO)
             clock.now += 61
             await client.reset(seed=3, options=GENERATED)  # any use of the registry sweeps
-            assert busy.info["session_id"] not in env.call_hooks
+            assert env.hook_for(busy.info["session_id"]) is None
             assert len(env_registry_for(env)) == 1
 
 

@@ -53,4 +53,4 @@ def test_logged_latency_and_timestamp_come_back_typed(builtin_catalog, tmp_path,
     assert len(calls) == 20
     assert all(isinstance(c.latency_ms, float) and 0 <= c.latency_ms < 10_000 for c in calls)
     assert all(dt.datetime.fromisoformat(c.ts).tzinfo is not None for c in calls)
-    env.store.close()
+    env.close()
