@@ -164,31 +164,11 @@ def template_output(
     flow, and echo the call's scalar arguments under the caller's names.
     """
     id_field = profile.id_field or "id"
-    props: dict[str, Any] = input_schema.get("properties") or {}
-    echoed = {
-        k: _echo_schema(v)
-        for k, v in props.items()
-        if k.lower() not in _CONTROL_PARAMS and k != id_field and _echoable(v)
-    }
+    echoed = _echoed_arguments(input_schema, id_field)
     op, generic = profile.operation, template.name == GENERIC
-    # A record field the call names (``departure_date`` for ``departureDate``, ``base_currency``
-    # for ``base``) is the echo, under the caller's name, with the field's hint.
-    record: dict[str, Any] = {}
-    hints = dict(template.hints)
-    for field, schema in template.properties.items():
-        arg = next((a for a, a_schema in echoed.items() if _names_field(a, a_schema, field, schema)), None)
-        if arg is None:
-            record[field] = schema
-        elif field in template.hints:
-            hints.setdefault(arg, template.hints[field])
+    record, hints = _record_fields(template, echoed)
     required = [r for r in template.required if r in record or r in echoed]
-    if op is Operation.ACTION and generic:
-        record, required = {"timestamp": {"type": "string", "format": "date-time"}}, []
-    if op in _OP_STATUS and (op is not Operation.ACTION or generic):
-        record = {**record, "status": {"type": "string", "enum": _OP_STATUS[op]}}
-        required = [*(r for r in required if r != "status"), "status"]
-        if op is Operation.CREATE:
-            record["created_at"] = {"type": "string", "format": "date-time"}
+    record, required = _with_operation_fields(op, generic, record, required)
     if template.has_id or generic or op not in (Operation.READ, Operation.ACTION) or profile.id_param:
         record, required = {id_field: {"type": "string"}, **record}, [id_field, *required]
     item = {"type": "object", "properties": {**record, **echoed}, "required": required}
@@ -199,6 +179,47 @@ def template_output(
             "required": ["results", "total"],
         }, hints
     return item, hints
+
+
+def _echoed_arguments(input_schema: dict[str, Any], id_field: str) -> dict[str, Any]:
+    """The call's scalar, non-control arguments (other than the id), as output schemas."""
+    props: dict[str, Any] = input_schema.get("properties") or {}
+    return {
+        k: _echo_schema(v)
+        for k, v in props.items()
+        if k.lower() not in _CONTROL_PARAMS and k != id_field and _echoable(v)
+    }
+
+
+def _record_fields(template: EntityTemplate, echoed: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The template's record fields the call does not echo, and the hints (moved to echoing args).
+
+    A record field the call names (``departure_date`` for ``departureDate``, ``base_currency``
+    for ``base``) is the echo, under the caller's name, with the field's hint.
+    """
+    record: dict[str, Any] = {}
+    hints = dict(template.hints)
+    for field, schema in template.properties.items():
+        arg = next((a for a, a_schema in echoed.items() if _names_field(a, a_schema, field, schema)), None)
+        if arg is None:
+            record[field] = schema
+        elif field in template.hints:
+            hints.setdefault(arg, template.hints[field])
+    return record, hints
+
+
+def _with_operation_fields(
+    op: Operation, generic: bool, record: dict[str, Any], required: list[str]
+) -> tuple[dict[str, Any], list[str]]:
+    """A generic action answers only a timestamp; writes add their status (and creation time)."""
+    if op is Operation.ACTION and generic:
+        record, required = {"timestamp": {"type": "string", "format": "date-time"}}, []
+    if op in _OP_STATUS and (op is not Operation.ACTION or generic):
+        record = {**record, "status": {"type": "string", "enum": _OP_STATUS[op]}}
+        required = [*(r for r in required if r != "status"), "status"]
+        if op is Operation.CREATE:
+            record["created_at"] = {"type": "string", "format": "date-time"}
+    return record, required
 
 
 # "base" names "base_currency", "destination" names "destination_station": the role alone.

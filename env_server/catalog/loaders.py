@@ -211,26 +211,35 @@ def _openapi_operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[st
                 continue
             op_id = op.get("operationId") or f"{method}_{re.sub(r'[^A-Za-z0-9]+', '_', route).strip('_')}"
             desc = op.get("description") or op.get("summary") or f"{method.upper()} {route}"
-            props: dict[str, Any] = {}
-            required: list[str] = []
-            for p in op.get("parameters") or []:
-                if not isinstance(p, dict) or p.get("in") == "header" or "name" not in p:
-                    continue
-                schema = dict(_resolve(p.get("schema") or {"type": "string"}, components))
-                if p.get("description") and "description" not in schema:
-                    schema["description"] = p["description"]
-                props[p["name"]] = schema
-                if p.get("required"):
-                    required.append(p["name"])
-            body = (((op.get("requestBody") or {}).get("content") or {}).get("application/json") or {}).get("schema")
-            body = _resolve(body, components) if body else None
-            if isinstance(body, dict) and isinstance(body.get("properties"), dict):
-                props.update(body["properties"])
-                required += [r for r in body.get("required") or [] if r not in required]
-            params = {"type": "object", "properties": props}
-            if required:
-                params["required"] = required
-            yield op_id, desc, params, _response_schema(op, components)
+            yield op_id, desc, _operation_params(op, components), _response_schema(op, components)
+
+
+def _operation_params(op: dict[str, Any], components: dict[str, Any]) -> dict[str, Any]:
+    """One object schema from an operation's non-header parameters and its JSON request body."""
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    for p in op.get("parameters") or []:
+        if not isinstance(p, dict) or p.get("in") == "header" or "name" not in p:
+            continue
+        schema = dict(_resolve(p.get("schema") or {"type": "string"}, components))
+        if p.get("description") and "description" not in schema:
+            schema["description"] = p["description"]
+        props[p["name"]] = schema
+        if p.get("required"):
+            required.append(p["name"])
+    body = _request_body_schema(op, components)
+    if isinstance(body, dict) and isinstance(body.get("properties"), dict):
+        props.update(body["properties"])
+        required += [r for r in body.get("required") or [] if r not in required]
+    params: dict[str, Any] = {"type": "object", "properties": props}
+    if required:
+        params["required"] = required
+    return params
+
+
+def _request_body_schema(op: dict[str, Any], components: dict[str, Any]) -> Any:
+    body = (((op.get("requestBody") or {}).get("content") or {}).get("application/json") or {}).get("schema")
+    return _resolve(body, components) if body else None
 
 
 def _response_schema(op: dict[str, Any], components: dict[str, Any]) -> Any:

@@ -87,6 +87,10 @@ class Draft:
     nodes: list[NativeNode]
 
 
+def _item_key(it: Item) -> tuple[int, int, int]:
+    return it.search.task, it.search.node, it.index
+
+
 class Composer:
     """One attempt at a scenario: a live recording session plus what its tasks produced so far.
 
@@ -252,27 +256,41 @@ class Composer:
     def pick_item(self, i: int, subtype: TurnSubtype | None,
                   avoid: AbstractSet[tuple[int, int, int]] = frozenset()) -> tuple[Item, str] | None:
         """An earlier item and the words that point at it, for the given subtype."""
-        rng, key = self.rng, (lambda it: (it.search.task, it.search.node, it.index))
         if subtype is COREF:
-            prev = [s for s in self.searches if s.task == i - 1]
-            focus = self.focus.get(i - 1)
-            if focus is not None and key(focus) not in avoid and (len(prev) != 1 or rng.random() < 0.5):
-                return focus, ph.render(ph.pick(rng, ph.ITEM_FOCUS), sentence=False, **self.slots())
-            if len(prev) != 1:
-                return None
-            options = [k for k in range(len(prev[0].items)) if (prev[0].task, prev[0].node, k) not in avoid]
-            if not options:
-                return None
-            k = options[rng.randrange(len(options))]
-            return Item(prev[0], k), ph.render(ph.pick(rng, ph.ITEM_COREF), sentence=False,
-                                               **self.slots(ord=ph.ORDINALS[k], num=k + 1))
+            return self._pick_coref_item(i, avoid)
         if subtype is PARTIAL:
-            items = [it for it in self._unambiguous([s for s in self.searches if s.task in (i - 1, i - 2)])
-                     if key(it) not in avoid]
-            if not items:
-                return None
-            item = items[rng.randrange(len(items))]
-            return item, ph.render(ph.pick(rng, ph.ITEM_PARTIAL), sentence=False, **self.slots(label=self.label(item)))
+            return self._pick_partial_item(i, avoid)
+        return self._pick_long_range_item(i, avoid)
+
+    def _pick_coref_item(self, i: int, avoid: AbstractSet[tuple[int, int, int]]) -> tuple[Item, str] | None:
+        """The previous task's focus ("that one"), or a result of its only search by position."""
+        rng = self.rng
+        prev = [s for s in self.searches if s.task == i - 1]
+        focus = self.focus.get(i - 1)
+        if focus is not None and _item_key(focus) not in avoid and (len(prev) != 1 or rng.random() < 0.5):
+            return focus, ph.render(ph.pick(rng, ph.ITEM_FOCUS), sentence=False, **self.slots())
+        if len(prev) != 1:
+            return None
+        options = [k for k in range(len(prev[0].items)) if (prev[0].task, prev[0].node, k) not in avoid]
+        if not options:
+            return None
+        k = options[rng.randrange(len(options))]
+        return Item(prev[0], k), ph.render(ph.pick(rng, ph.ITEM_COREF), sentence=False,
+                                           **self.slots(ord=ph.ORDINALS[k], num=k + 1))
+
+    def _pick_partial_item(self, i: int, avoid: AbstractSet[tuple[int, int, int]]) -> tuple[Item, str] | None:
+        """A result of the last two tasks named by its (unambiguous) label."""
+        rng = self.rng
+        items = [it for it in self._unambiguous([s for s in self.searches if s.task in (i - 1, i - 2)])
+                 if _item_key(it) not in avoid]
+        if not items:
+            return None
+        item = items[rng.randrange(len(items))]
+        return item, ph.render(ph.pick(rng, ph.ITEM_PARTIAL), sentence=False, **self.slots(label=self.label(item)))
+
+    def _pick_long_range_item(self, i: int, avoid: AbstractSet[tuple[int, int, int]]) -> tuple[Item, str] | None:
+        """Task 3 only: a result of one of task 0's searches, by position and scope."""
+        rng = self.rng
         first = [s for s in self.searches if s.task == 0]
         if i != 3 or not first:
             return None

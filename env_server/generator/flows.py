@@ -63,34 +63,53 @@ def resolve_flow(catalog: Catalog, family: str) -> Flow | None:
         entity = search.profile.entity
         reads = [r for r in by_op.get(Operation.READ, []) if r.profile.entity == entity and r.profile.id_param]
         for read in reads:
-            item_id = search.profile.id_field or read.profile.id_field or "id"
-            for create in by_op.get(Operation.CREATE, []):
-                ref = next((p for p in _required(create) if p in (read.profile.id_param, item_id)), None)
-                if ref is None:
-                    continue
-                created_id = create.profile.id_field or "id"
-                for delete in by_op.get(Operation.DELETE, []):
-                    if delete.profile.entity != create.profile.entity or not delete.profile.id_param:
-                        continue
-                    extra = tuple(p for p in _required(delete) if p != delete.profile.id_param)
-                    if any(p not in _required(create) for p in extra):
-                        continue
-                    return Flow(
-                        family=family,
-                        tools=tuple(t.name for t in tools),
-                        search=search.name,
-                        collection=search.profile.collection,
-                        item_id=item_id,
-                        read=read.name,
-                        read_id=str(read.profile.id_param),
-                        read_id_field=read.profile.id_field or "id",
-                        create=create.name,
-                        create_ref=ref,
-                        created_id=created_id,
-                        delete=delete.name,
-                        delete_id=str(delete.profile.id_param),
-                        delete_extra=extra,
-                    )
+            flow = _complete_flow(family, tools, by_op, search, read)
+            if flow is not None:
+                return flow
+    return None
+
+
+def _complete_flow(
+    family: str, tools: list[ToolSpec], by_op: dict[Operation, list[ToolSpec]], search: ToolSpec, read: ToolSpec
+) -> Flow | None:
+    """The first create (taking the item id) and delete (of what it creates) joining ``search`` and ``read``."""
+    item_id = search.profile.id_field or read.profile.id_field or "id"
+    for create in by_op.get(Operation.CREATE, []):
+        ref = next((p for p in _required(create) if p in (read.profile.id_param, item_id)), None)
+        if ref is None:
+            continue
+        found = _delete_for(by_op, create)
+        if found is None:
+            continue
+        delete, extra = found
+        return Flow(
+            family=family,
+            tools=tuple(t.name for t in tools),
+            search=search.name,
+            collection=str(search.profile.collection),
+            item_id=item_id,
+            read=read.name,
+            read_id=str(read.profile.id_param),
+            read_id_field=read.profile.id_field or "id",
+            create=create.name,
+            create_ref=ref,
+            created_id=create.profile.id_field or "id",
+            delete=delete.name,
+            delete_id=str(delete.profile.id_param),
+            delete_extra=extra,
+        )
+    return None
+
+
+def _delete_for(by_op: dict[Operation, list[ToolSpec]], create: ToolSpec) -> tuple[ToolSpec, tuple[str, ...]] | None:
+    """The first delete of ``create``'s entity whose other required parameters the create call holds."""
+    for delete in by_op.get(Operation.DELETE, []):
+        if delete.profile.entity != create.profile.entity or not delete.profile.id_param:
+            continue
+        extra = tuple(p for p in _required(delete) if p != delete.profile.id_param)
+        if any(p not in _required(create) for p in extra):
+            continue
+        return delete, extra
     return None
 
 

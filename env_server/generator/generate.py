@@ -143,37 +143,46 @@ def _compose(c: Composer, allowed: list[TaskType], settings: GeneratorSettings) 
     for i in range(TASKS_PER_SCENARIO):
         kinds = [t for t in allowed if (t in FIRST if i == 0 else t in LATER)]
         rng.shuffle(kinds)
-        if i == 0:
-            subtypes: list[TurnSubtype | None] = [None]
-        else:
-            subtypes = [TurnSubtype.COREFERENCE, TurnSubtype.PARTIAL]
-            rng.shuffle(subtypes)
-            if i == 3 and rng.random() < settings.long_range:
-                subtypes.insert(0, TurnSubtype.LONG_RANGE)
-            elif i == 3:
-                subtypes.append(TurnSubtype.LONG_RANGE)
-        done = False
-        for kind in kinds:
-            builders = [FIRST[kind]] if i == 0 else list(LATER[kind])
-            rng.shuffle(builders)
-            if rng.random() < ANCHOR_FIRST:
-                builders.sort(key=lambda b: b in FRESH_SEARCH)
-            for subtype in subtypes:
-                for build in builders:
-                    if build(c, i, subtype) is not None:
-                        done = True
-                        break
-                if done:
-                    break
-            if done:
-                break
-        if done and i == 0:
-            greeting = ph.pick(rng, ph.GREETINGS)
-            first = c.tasks[0].user
-            lower = greeting.endswith(", ") and not first.startswith(("I ", "I'"))
-            c.tasks[0].user = greeting + (first[:1].lower() + first[1:] if lower else first)
-        if not done:
+        subtypes = _subtypes(rng, i, settings)
+        if not _build_task(c, i, kinds, subtypes):
             raise Retry(f"task {i}: no builder fits the dialogue so far with types {[k.value for k in kinds]}")
+        if i == 0:
+            _greet(c)
+
+
+def _subtypes(rng: random.Random, i: int, settings: GeneratorSettings) -> list[TurnSubtype | None]:
+    """The hidden-intent subtypes task ``i`` may take, in the order to try them."""
+    if i == 0:
+        return [None]
+    subtypes: list[TurnSubtype | None] = [TurnSubtype.COREFERENCE, TurnSubtype.PARTIAL]
+    rng.shuffle(subtypes)
+    if i == 3 and rng.random() < settings.long_range:
+        subtypes.insert(0, TurnSubtype.LONG_RANGE)
+    elif i == 3:
+        subtypes.append(TurnSubtype.LONG_RANGE)
+    return subtypes
+
+
+def _build_task(c: Composer, i: int, kinds: list[TaskType], subtypes: list[TurnSubtype | None]) -> bool:
+    """Try the builders of each kind, for each subtype, until one writes task ``i``."""
+    rng = c.rng
+    for kind in kinds:
+        builders = [FIRST[kind]] if i == 0 else list(LATER[kind])
+        rng.shuffle(builders)
+        if rng.random() < ANCHOR_FIRST:
+            builders.sort(key=lambda b: b in FRESH_SEARCH)
+        for subtype in subtypes:
+            if any(build(c, i, subtype) is not None for build in builders):
+                return True
+    return False
+
+
+def _greet(c: Composer) -> None:
+    """Open the first user message with a greeting."""
+    greeting = ph.pick(c.rng, ph.GREETINGS)
+    first = c.tasks[0].user
+    lower = greeting.endswith(", ") and not first.startswith(("I ", "I'"))
+    c.tasks[0].user = greeting + (first[:1].lower() + first[1:] if lower else first)
 
 
 def generate_scenario(seed: int, params: GeneratorSettings | None = None, catalog: Catalog | None = None

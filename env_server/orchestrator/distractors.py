@@ -28,22 +28,12 @@ def pick_distractors(catalog: Catalog, tools: Mapping[str, ToolSpec], n: int, se
     if n <= 0:
         return []
     taken = set(tools) | {t.name for t in tools.values()}
-    bases = {_base(name) for name in taken} | {t.base_name for t in tools.values() if t.base_name}
     families = {t.family for t in tools.values()}
     categories = {t.category for t in tools.values()}
-    names = sorted(taken)
     rng = random.Random(seed)
-    candidates = [
-        spec for key, spec in sorted(catalog.tools.items())
-        if key not in taken and _base(key) not in bases and (spec.base_name or "") not in bases
-    ]
-    matchers = []  # seq2 is the one SequenceMatcher caches, so it holds the scenario's name
-    for other in names:
-        matcher = difflib.SequenceMatcher(None)
-        matcher.set_seq2(other)
-        matchers.append(matcher)
+    matchers = _name_matchers(sorted(taken))
     ranked: list[tuple[int, float, float, str]] = []
-    for spec in candidates:
+    for spec in _candidates(catalog, tools, taken):
         ratio = max(_similarity(matcher, spec.name) for matcher in matchers)
         if spec.family in families or ratio >= SIMILAR_NAME_RATIO:
             tier = 0
@@ -54,6 +44,25 @@ def pick_distractors(catalog: Catalog, tools: Mapping[str, ToolSpec], n: int, se
         ranked.append((tier, -ratio if tier == 0 else 0.0, rng.random(), spec.name))
     ranked.sort()
     return [name for *_, name in ranked[:n]]
+
+
+def _candidates(catalog: Catalog, tools: Mapping[str, ToolSpec], taken: set[str]) -> list[ToolSpec]:
+    """Catalog tools sharing no exposed name, catalog name or base signature with ``tools``."""
+    bases = {_base(name) for name in taken} | {t.base_name for t in tools.values() if t.base_name}
+    return [
+        spec for key, spec in sorted(catalog.tools.items())
+        if key not in taken and _base(key) not in bases and (spec.base_name or "") not in bases
+    ]
+
+
+def _name_matchers(names: list[str]) -> list[difflib.SequenceMatcher[str]]:
+    """One matcher per scenario name; seq2 is the one SequenceMatcher caches, so it holds that name."""
+    matchers = []
+    for other in names:
+        matcher = difflib.SequenceMatcher(None)
+        matcher.set_seq2(other)
+        matchers.append(matcher)
+    return matchers
 
 
 def _similarity(matcher: difflib.SequenceMatcher[str], name: str) -> float:

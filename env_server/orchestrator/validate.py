@@ -82,52 +82,81 @@ def resolve_tools(spec: ScenarioSpec, catalog: Catalog | None) -> tuple[dict[str
 
 def validate_scenario(spec: ScenarioSpec, catalog: Catalog | None = None) -> list[ScenarioProblem]:
     """Every problem of one scenario; an empty list means it is ready to play."""
-    out: list[ScenarioProblem] = []
-
-    def add(where: str, message: str, severity: Severity = Severity.ERROR) -> None:
-        out.append(ScenarioProblem(spec.id, where, message, severity))
-
-    for message in spec.load_problems:
-        add("", message)
-    if not spec.id.strip():
-        add("", "empty scenario id")
-    if spec.source is ScenarioSource.WILDTOOLBENCH and len(spec.tasks) != OFFICIAL_TASKS:
-        add("", f"official scenarios have exactly {OFFICIAL_TASKS} tasks, found {len(spec.tasks)}")
-    elif len(spec.tasks) < MIN_TASKS:
-        add("", f"a scenario needs at least {MIN_TASKS} tasks, found {len(spec.tasks)}")
-    if spec.source is ScenarioSource.NATIVE and spec.today is None:
-        add("env_info", f"must start with a YYYY-MM-DD date, got {spec.env_info!r}")
+    out = [ScenarioProblem(spec.id, where, message, Severity.ERROR) for where, message in _header_problems(spec)]
     tools, missing = resolve_tools(spec, catalog)
-    for name in missing:
-        hint = catalog.suggest(name) if catalog is not None else []
-        add("tools", f"unknown tool '{name}'" + (f"; did you mean {', '.join(hint)}?" if hint else ""))
-    dupes = sorted(n for n, c in Counter(spec.tool_names).items() if c > 1)
-    if dupes:
-        add("tools", f"tool(s) offered twice: {dupes}")
+    out += [ScenarioProblem(spec.id, "tools", message) for message in _tool_list_problems(spec, catalog, missing)]
     validators = {name: ArgumentValidator(name, t.input_schema) for name, t in tools.items()}
     for t, task in enumerate(spec.tasks):
-        where = f"task {t}"
-        if t == 0 and task.subtype is not None:
-            add(where, f"the first task has no hidden-intent subtype, got '{task.subtype.value}'")
-        if t > 0 and task.subtype is None:
-            add(where, "every task after the first needs a hidden-intent subtype")
-        if not task.user_message.strip():
-            add(where, "empty user message")
-        for message in check_graph(task):
-            add(where, message)
-        for message in check_shape(task):
-            add(where, message, Severity.WARNING)
-        for message in _check_actions(task, tools, validators, missing):
-            add(where, message)
+        out += [
+            ScenarioProblem(spec.id, f"task {t}", message, severity)
+            for message, severity in _task_problems(t, task, tools, validators, missing)
+        ]
+    return out
+
+
+def _header_problems(spec: ScenarioSpec) -> list[tuple[str, str]]:
+    """Load problems, id, task count and date: ``(where, message)`` pairs."""
+    out = [("", message) for message in spec.load_problems]
+    if not spec.id.strip():
+        out.append(("", "empty scenario id"))
+    if spec.source is ScenarioSource.WILDTOOLBENCH and len(spec.tasks) != OFFICIAL_TASKS:
+        out.append(("", f"official scenarios have exactly {OFFICIAL_TASKS} tasks, found {len(spec.tasks)}"))
+    elif len(spec.tasks) < MIN_TASKS:
+        out.append(("", f"a scenario needs at least {MIN_TASKS} tasks, found {len(spec.tasks)}"))
+    if spec.source is ScenarioSource.NATIVE and spec.today is None:
+        out.append(("env_info", f"must start with a YYYY-MM-DD date, got {spec.env_info!r}"))
+    return out
+
+
+def _tool_list_problems(spec: ScenarioSpec, catalog: Catalog | None, missing: list[str]) -> list[str]:
+    """Unknown tools (with suggestions) and tools offered twice."""
+    out = []
+    for name in missing:
+        hint = catalog.suggest(name) if catalog is not None else []
+        out.append(f"unknown tool '{name}'" + (f"; did you mean {', '.join(hint)}?" if hint else ""))
+    dupes = sorted(n for n, c in Counter(spec.tool_names).items() if c > 1)
+    if dupes:
+        out.append(f"tool(s) offered twice: {dupes}")
+    return out
+
+
+def _task_problems(
+    t: int, task: TaskSpec, tools: dict[str, ToolSpec], validators: dict[str, ArgumentValidator], missing: list[str]
+) -> list[tuple[str, Severity]]:
+    """Subtype, message, graph, shape (warnings) and actions of task ``t``."""
+    out: list[tuple[str, Severity]] = []
+    if t == 0 and task.subtype is not None:
+        out.append((f"the first task has no hidden-intent subtype, got '{task.subtype.value}'", Severity.ERROR))
+    if t > 0 and task.subtype is None:
+        out.append(("every task after the first needs a hidden-intent subtype", Severity.ERROR))
+    if not task.user_message.strip():
+        out.append(("empty user message", Severity.ERROR))
+    out += [(message, Severity.ERROR) for message in check_graph(task)]
+    out += [(message, Severity.WARNING) for message in check_shape(task)]
+    out += [(message, Severity.ERROR) for message in _check_actions(task, tools, validators, missing)]
     return out
 
 
 def check_graph(task: TaskSpec) -> list[str]:
     """Indexes, dependency ranges, acyclicity and the single final prepare node."""
+    if not task.nodes:
+        return ["a task needs at least one node (its prepare_to_answer)"]
+    problems = _index_problems(task)
+    if problems:
+        return problems
+    cycle = find_cycle(task)
+    if cycle:
+        return [f"dependency cycle through nodes {cycle}"]
+    prepares = [i for i, node in enumerate(task.nodes) if node.action.name == PREPARE]
+    if len(prepares) != 1:
+        return [f"expected exactly one {PREPARE} node, found {len(prepares)}"]
+    return _prepare_problems(task, prepares[0])
+
+
+def _index_problems(task: TaskSpec) -> list[str]:
+    """Each node's idx matches its place; dependencies are in range, not itself, not repeated."""
     problems: list[str] = []
     n = len(task.nodes)
-    if n == 0:
-        return ["a task needs at least one node (its prepare_to_answer)"]
     for i, node in enumerate(task.nodes):
         if node.idx != i:
             problems.append(f"node {i}: idx is {node.idx}, expected {i}")
@@ -138,15 +167,13 @@ def check_graph(task: TaskSpec) -> list[str]:
                 problems.append(f"node {i}: depends on itself")
         if len(set(node.dependency_list)) != len(node.dependency_list):
             problems.append(f"node {i}: repeated entries in dependency_list {node.dependency_list}")
-    if problems:
-        return problems
-    cycle = find_cycle(task)
-    if cycle:
-        return [f"dependency cycle through nodes {cycle}"]
-    prepares = [i for i, node in enumerate(task.nodes) if node.action.name == PREPARE]
-    if len(prepares) != 1:
-        return problems + [f"expected exactly one {PREPARE} node, found {len(prepares)}"]
-    p = prepares[0]
+    return problems
+
+
+def _prepare_problems(task: TaskSpec, p: int) -> list[str]:
+    """The prepare node ``p`` is last, nothing depends on it, and it depends on every sink."""
+    problems: list[str] = []
+    n = len(task.nodes)
     if p != n - 1:
         problems.append(f"the {PREPARE} node must be the last node, it is node {p} of {n}")
     dependents = {d for j, node in enumerate(task.nodes) if j != p for d in node.dependency_list}
@@ -202,14 +229,20 @@ def check_shape(task: TaskSpec) -> list[str]:
         return [] if len(calls) == 1 else [f"a Single-Tool task should make one call, it makes {len(calls)}"]
     if len(calls) < 2:
         return [f"a multi-tool task should make at least two calls, it makes {len(calls)}"]
+    actual = _call_graph_type(task, calls)
+    return [] if actual is kind else [f"labelled '{kind.value}' but the calls form a '{actual.value}' graph"]
+
+
+def _call_graph_type(task: TaskSpec, calls: list[int]) -> TaskType:
+    """Parallel when no call feeds another, Sequential when the calls form one chain, else Mixed."""
     call_set = set(calls)
     edges = {i: [d for d in task.nodes[i].dependency_list if d in call_set] for i in calls}
-    independent = all(not deps for deps in edges.values())
+    if all(not deps for deps in edges.values()):
+        return TaskType.PARALLEL
     chain = sum(1 for deps in edges.values() if not deps) == 1 and all(len(deps) <= 1 for deps in edges.values()) and (
         len({d for deps in edges.values() for d in deps}) == len(calls) - 1
     )
-    actual = TaskType.PARALLEL if independent else TaskType.SEQUENTIAL if chain else TaskType.MIXED
-    return [] if actual is kind else [f"labelled '{kind.value}' but the calls form a '{actual.value}' graph"]
+    return TaskType.SEQUENTIAL if chain else TaskType.MIXED
 
 
 def _check_actions(

@@ -121,13 +121,7 @@ def _type_ok(value: Any, type_name: str, q: StrictQuirks) -> bool:
 def validate_value(value: Any, schema: dict[str, Any], q: StrictQuirks, depth: int) -> ArgCheck:
     """The checker's own recursive schema validation; returns the first error."""
     if "anyOf" in schema:
-        first: ArgCheck | None = None
-        for branch in schema["anyOf"]:
-            result = validate_value(value, branch, q, depth)
-            if result.ok:
-                return PASS
-            first = first or result
-        return first or PASS
+        return _validate_any_of(value, schema["anyOf"], q, depth)
     type_name = schema.get("type", "string" if q.untyped_schema_is_string else None)
     if value is None and type_name != "null":
         if q.null_never_passes:
@@ -140,10 +134,26 @@ def validate_value(value: Any, schema: dict[str, Any], q: StrictQuirks, depth: i
     if type_name == "object" and isinstance(value, dict):
         return _validate_object(value, schema, q, depth)
     if type_name == "array" and isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for item in value:
-            result = validate_value(item, schema["items"], q, depth + 1)
-            if not result.ok:
-                return result
+        return _validate_items(value, schema["items"], q, depth)
+    return PASS
+
+
+def _validate_any_of(value: Any, branches: list[dict[str, Any]], q: StrictQuirks, depth: int) -> ArgCheck:
+    """Passes when a branch passes; else the first branch's error."""
+    first: ArgCheck | None = None
+    for branch in branches:
+        result = validate_value(value, branch, q, depth)
+        if result.ok:
+            return PASS
+        first = first or result
+    return first or PASS
+
+
+def _validate_items(value: list[Any], items: dict[str, Any], q: StrictQuirks, depth: int) -> ArgCheck:
+    for item in value:
+        result = validate_value(item, items, q, depth + 1)
+        if not result.ok:
+            return result
     return PASS
 
 

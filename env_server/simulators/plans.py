@@ -96,16 +96,8 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
 
 def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
-    if isinstance(enum, list) and enum and hints.get(name) in KINDS:
-        # A hinted kind narrows an enum: the record's own value when the enum holds it.
-        narrowed = KINDS[hints[name]]
-        return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)
     if isinstance(enum, list) and enum:
-        # Most things a search finds are live; an occasional odd status stays possible.
-        live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
-        if live:
-            return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
-        return lambda gen, index: gen.rng.choice(enum)
+        return _compile_enum(enum, name, hints)
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
@@ -114,15 +106,31 @@ def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, 
     if typ == "array":
         return _compile_array(schema, name, entity, hints)
     if typ == "boolean":
-        if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
-            return lambda gen, index: True
-        return lambda gen, index: gen.rng.random() < 0.5
+        return _compile_boolean(name)
     if typ == "null":
         return lambda gen, index: None
     kind = resolve_kind(name, entity, parent, hints)
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
+
+
+def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str]) -> Node:
+    if hints.get(name) in KINDS:
+        # A hinted kind narrows an enum: the record's own value when the enum holds it.
+        narrowed = KINDS[hints[name]]
+        return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)
+    # Most things a search finds are live; an occasional odd status stays possible.
+    live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
+    if live:
+        return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
+    return lambda gen, index: gen.rng.choice(enum)
+
+
+def _compile_boolean(name: str) -> Node:
+    if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
+        return lambda gen, index: True
+    return lambda gen, index: gen.rng.random() < 0.5
 
 
 def _compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:
@@ -336,24 +344,28 @@ def fits_schema(value: Any, schema: dict[str, Any]) -> bool:
     typ = schema.get("type")
     if isinstance(typ, list):
         return any(fits_schema(value, {**schema, "type": t}) for t in typ)
-    if typ in _TYPE_CHECKS:
-        if not _TYPE_CHECKS[typ](value):
-            return False
-    elif typ is not None:
-        return False  # arrays/objects are generated, not echoed
+    if typ is not None and not (typ in _TYPE_CHECKS and _TYPE_CHECKS[typ](value)):
+        return False  # the wrong scalar type; arrays/objects are generated, not echoed
     if "enum" in schema and value not in schema["enum"]:
         return False
     if "const" in schema and value != schema["const"]:
         return False
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"] or "maximum" in schema and value > schema["maximum"]:
-            return False
+        return _fits_range(value, schema)
     if isinstance(value, str):
-        fmt = schema.get("format")
-        if fmt == "date" and not DATE_RE.match(value) or fmt == "date-time" and not _DATETIME_RE.match(value):
-            return False
-        if fmt in ("email", "uri", "url") and ("@" not in value if fmt == "email" else "://" not in value):
-            return False
-        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1 << 30):
-            return False
+        return _fits_string(value, schema)
     return True
+
+
+def _fits_range(value: float, schema: dict[str, Any]) -> bool:
+    return not ("minimum" in schema and value < schema["minimum"] or "maximum" in schema and value > schema["maximum"])
+
+
+def _fits_string(value: str, schema: dict[str, Any]) -> bool:
+    """Format (date, date-time, email, uri/url) and length."""
+    fmt = schema.get("format")
+    if fmt == "date" and not DATE_RE.match(value) or fmt == "date-time" and not _DATETIME_RE.match(value):
+        return False
+    if fmt in ("email", "uri", "url") and ("@" not in value if fmt == "email" else "://" not in value):
+        return False
+    return not (len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1 << 30))

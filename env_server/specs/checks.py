@@ -131,6 +131,10 @@ def description_problems(specs: list[ToolSpec]) -> list[SpecProblem]:
     Near-duplicates are found without comparing all pairs: only descriptions sharing at
     least half of their uncommon words are compared with difflib's ratio.
     """
+    return _identical_descriptions(specs) + _near_duplicate_descriptions(specs)
+
+
+def _identical_descriptions(specs: list[ToolSpec]) -> list[SpecProblem]:
     found: list[SpecProblem] = []
     by_text: dict[str, str] = {}
     for spec in specs:
@@ -139,13 +143,14 @@ def description_problems(specs: list[ToolSpec]) -> list[SpecProblem]:
             level = "error" if spec.source is SourceFormat.NATIVE else "warning"
             found.append(SpecProblem(spec.name, level, f"same description as {by_text[key]}"))
         by_text.setdefault(key, spec.name)
+    return found
+
+
+def _near_duplicate_descriptions(specs: list[ToolSpec]) -> list[SpecProblem]:
+    found: list[SpecProblem] = []
     tokens = [set(re.findall(r"[a-z]{3,}", s.description.lower())) for s in specs]
     df: Counter[str] = Counter(t for toks in tokens for t in toks)
-    index: dict[str, list[int]] = {}
-    for i, toks in enumerate(tokens):
-        for t in toks:
-            if df[t] <= 40:
-                index.setdefault(t, []).append(i)
+    index = _rare_word_index(tokens, df)
     for i, toks in enumerate(tokens):
         rare = [t for t in toks if df[t] <= 40]
         shared: Counter[int] = Counter(j for t in rare for j in index[t] if j > i)
@@ -156,6 +161,16 @@ def description_problems(specs: list[ToolSpec]) -> list[SpecProblem]:
             if a != b and difflib.SequenceMatcher(None, a, b).ratio() >= NEAR_DUPLICATE_RATIO:
                 found.append(SpecProblem(specs[j].name, "warning", f"description nearly the same as {specs[i].name}"))
     return found
+
+
+def _rare_word_index(tokens: list[set[str]], df: Counter[str]) -> dict[str, list[int]]:
+    """For each uncommon word (in at most 40 descriptions), the descriptions holding it."""
+    index: dict[str, list[int]] = {}
+    for i, toks in enumerate(tokens):
+        for t in toks:
+            if df[t] <= 40:
+                index.setdefault(t, []).append(i)
+    return index
 
 
 def _structure_problems(schema: Any, path: str, *, output: bool) -> list[tuple[str, str]]:
