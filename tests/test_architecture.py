@@ -49,6 +49,8 @@ PARTS = {
     "env_server.config": "environment",
     "env_server.limits": "environment",
     "env_server.search": "environment",
+    "env_server.session_types": "environment",
+    "env_server.session_lifecycle": "environment",
     "env_server.scoring": "scoring",
     "env_server.orchestrator": "orchestrator",
     "env_server.generator": "generator",
