@@ -64,6 +64,8 @@ PARTS = {
     "env_server.app": "server",
     "env_server.runner": "server",
     "env_server.cli": "cli",
+    "env_server.cli_options": "cli",
+    "env_server.specs.cli": "cli",
     "env_server.orchestrator.cli": "cli",
     "env_server.scoring.cli": "cli",
 }
