@@ -8,14 +8,13 @@ import logging
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from env_server.catalog import Catalog, load_catalog
+from env_server.catalog import Catalog
+from env_server.cli_options import CatalogOpt, load_catalog_or_exit
 from env_server.config import (
     DEFAULT_ENV_IDLE_TIMEOUT_S,
     DEFAULT_HOST,
@@ -26,10 +25,11 @@ from env_server.config import (
     LogLevel,
     ServerSettings,
 )
-from env_server.errors import CatalogError, SessionError
+from env_server.errors import SessionError
 from env_server.http_guard import is_loopback
 from env_server.orchestrator.cli import scenarios_app
 from env_server.scoring.cli import score_app
+from env_server.specs.cli import specs_app
 
 if TYPE_CHECKING:
     from env_server.environment import ToolEnvironment
@@ -40,7 +40,6 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-specs_app = typer.Typer(help="Inspect and check tool-spec catalogs.", no_args_is_help=True)
 app.add_typer(specs_app, name="specs")
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(score_app, name="score")
@@ -60,25 +59,6 @@ def attach_commands(target: typer.Typer) -> None:
 
 
 attach_commands(app)
-
-CatalogOpt = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--catalog",
-        "-c",
-        help="Catalog path (repeatable): a native spec dir/file, a WildToolBench tools .jsonl, "
-        "a JSON list of OpenAI/Anthropic tools, or ToolAlpaca eval_*.json. Default: the built-in catalog.",
-    ),
-]
-
-
-def _load(paths: list[Path] | None) -> Catalog:
-    try:
-        return load_catalog(list(paths or []))
-    except CatalogError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
-
 
 @app.command()
 def serve(
@@ -188,7 +168,7 @@ def serve(
         err.print("[red]error:[/red] --fsync syncs the journal of a database file; with --stdio, pass --db FILE")
         raise typer.Exit(2)
     db_handle = _open_database(settings, stdio=stdio)  # before the catalog: a busy file fails fast
-    cat = _load(settings.catalog_paths)
+    cat = load_catalog_or_exit(settings.catalog_paths)
     env = _environment(cat, settings, db_handle, stdio=stdio)
     if stdio:
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -266,178 +246,6 @@ def _client_host(bind_host: str) -> str:
     if bind_host in ("0.0.0.0", "::", "[::]", ""):
         return "127.0.0.1"
     return f"[{bind_host}]" if ":" in bind_host and not bind_host.startswith("[") else bind_host
-
-
-@specs_app.command("list")
-def specs_list(
-    catalog: CatalogOpt = None,
-    category: Annotated[str | None, typer.Option(help="Only list tools of this category.")] = None,
-    names: Annotated[bool, typer.Option("--names", help="Also print every tool name.")] = False,
-) -> None:
-    """Counts by category and source (and optionally the tool names)."""
-    cat = _load(catalog)
-    tools = [t for t in cat.tools.values() if category is None or t.category == category]
-    by_cat: dict[str, int] = {}
-    by_src: dict[str, int] = {}
-    for t in tools:
-        by_cat[t.category] = by_cat.get(t.category, 0) + 1
-        by_src[t.source.value] = by_src.get(t.source.value, 0) + 1
-    providers = {(t.source, t.provider) for t in tools}
-    out.print(f"{len(tools)} tools, {len(providers)} providers, {len(by_cat)} categories")
-    _print_counts("Category", by_cat)
-    _print_counts("Source", by_src)
-    if names:
-        for t in sorted(tools, key=lambda t: (t.category, t.name)):
-            out.print(f"{t.category:<24} {t.name:<48} {t.description[:70]}")
-
-
-@specs_app.command("show")
-def specs_show(
-    name: Annotated[str, typer.Argument(help="Tool name.")],
-    catalog: CatalogOpt = None,
-    example: Annotated[bool, typer.Option(help="Also simulate a call with sample arguments.")] = True,
-) -> None:
-    """Print one spec: schemas, simulation profile (marked when inferred), normalizations."""
-    from env_server.simulators import SimContext, simulate
-    from env_server.specs.samples import sample_arguments
-
-    cat = _load(catalog)
-    spec = cat.get(name)
-    if spec is None:
-        close = cat.suggest(name)
-        err.print(f"[red]error:[/red] no tool named '{name}'" + (f"; did you mean {', '.join(close)}?" if close else ""))
-        raise typer.Exit(1)
-    out.print(f"[bold]{spec.name}[/bold]  ({spec.provider} · {spec.category} · {spec.source.value})")
-    out.print(spec.description)
-    out.print(f"origin: {spec.origin}")
-    label = "profile (inferred)" if spec.profile.inferred else "profile"
-    out.print(f"{label}: ", end="")
-    out.print_json(spec.profile.model_dump_json(exclude_defaults=True))
-    out.print("input schema:")
-    out.print_json(json.dumps(spec.input_schema))
-    out.print("output schema:")
-    out.print_json(json.dumps(spec.output_schema))
-    for n in spec.normalizations:
-        out.print(f"normalized {n.path}: {n.change}")
-    if example:
-        args = sample_arguments(spec, 0)
-        out.print("example call:")
-        out.print_json(json.dumps({"arguments": args, "result": simulate(spec, args, SimContext())}))
-
-
-@specs_app.command("check")
-def specs_check(
-    catalog: CatalogOpt = None,
-    show_warnings: Annotated[bool, typer.Option("--warnings", help="Print every warning, not just counts.")] = False,
-) -> None:
-    """Check every spec (names, schemas, profiles, simulated outputs); exit 1 on errors."""
-    from env_server.specs.checks import check_catalog
-
-    cat = _load(catalog)
-    report = check_catalog(cat)
-    variants = sum(1 for t in cat.tools.values() if t.base_name and "__" in t.name)
-    out.print(
-        f"{cat.definitions_read} function definitions read; {len(cat)} distinct tools "
-        f"({cat.repeats_merged} identical repeats merged, {variants} extra signatures kept as NAME__N)"
-    )
-    out.print(
-        f"{len(cat)} tools · {len(report.providers)} providers · {len(report.by_category)} categories · "
-        f"{report.write_tools} write tools, {len(cat) - report.write_tools} without writes · "
-        f"{report.write_providers} providers with writes · {report.normalizations} normalizations"
-    )
-    _print_counts("Category", dict(report.by_category))
-    _print_counts("Source", dict(report.by_source))
-    _print_counts("Operation", dict(report.by_operation))
-    _print_counts("Parameter type", dict(report.param_types))
-    for p in report.errors:
-        out.print(f"[red]error[/red]   {p.tool}: {p.message}")
-    if show_warnings:
-        for p in report.warnings:
-            out.print(f"[yellow]warning[/yellow] {p.tool}: {p.message}")
-    out.print(f"{len(report.errors)} errors, {len(report.warnings)} warnings")
-    raise typer.Exit(1 if report.errors else 0)
-
-
-@specs_app.command("audit")
-def specs_audit(
-    catalog: CatalogOpt = None,
-    tool: Annotated[
-        list[str] | None, typer.Option("--tool", "-t", help="Audit only this tool (repeatable).")
-    ] = None,
-    sample: Annotated[
-        int | None, typer.Option(min=1, help="Audit a seeded random sample of N tools (of --tool's, if given).")
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the sample and of every audit session's world.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also log simulator tracebacks.")] = False,
-) -> None:
-    """Call every tool (or a sample) in a fresh session with sample arguments and report what is not believable.
-
-    Each tool runs in a fresh session over its API family, called with sample arguments (variant 0, or variant 1 when variant 0 is rejected). Checks:
-
-    [bold]lorem[/bold]: a string reads as Faker lorem filler (incl. 1-2 word lowercase names, titles, breeds).
-
-    [bold]invariant[/bold]: a record breaks a declared invariant (°F from °C, high >= low, end after start ...).
-
-    [bold]id_chain[/bold]: an id a search/list returned is a 404 (or rejected) in its family's read-by-id tools.
-
-    [bold]empty_fresh_list[/bold]: a search/list answers an empty collection in a fresh session.
-
-    [bold]nondeterministic[/bold]: a read/search/list/action answers differently when called twice the same way.
-
-    [bold]clock[/bold]: a create's timestamp, or an "as of now" date (last_updated, localtime ...), is not the session's today.
-
-    [bold]infra_error[/bold]: the simulator crashed on the tool.
-
-    Exit status: 0 without findings, 1 with any finding, 2 on usage errors.
-    """
-    from rich.progress import Progress
-
-    from env_server.specs.audit import AuditUsageError, audit_catalog, select_tools
-
-    cat = _load(catalog)
-    try:
-        names = select_tools(cat, tool, sample, seed)
-    except AuditUsageError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
-    if err.is_terminal and len(names) > 1:
-        with Progress(console=err, transient=True) as progress:
-            task = progress.add_task("auditing", total=len(names))
-            report = audit_catalog(cat, names, seed=seed, quiet=not verbose,
-                                   on_tool=lambda _name: progress.advance(task))
-    else:
-        report = audit_catalog(cat, names, seed=seed, quiet=not verbose)
-    if as_json:
-        typer.echo(report.model_dump_json(indent=2))
-        raise typer.Exit(1 if report.failed else 0)
-    if report.findings:
-        table = Table(title="Findings", title_justify="left")
-        for column in ("tool", "check", "path", "detail"):
-            table.add_column(column, overflow="fold")
-        for name, findings in report.by_tool().items():
-            for i, f in enumerate(findings):
-                cells = (name if i == 0 else "", f.check.value, f.path, f.detail)
-                table.add_row(*(Text(c) for c in cells), end_section=i == len(findings) - 1)
-        out.print(table)
-    totals = Table(title_justify="left")
-    totals.add_column("Check")
-    totals.add_column("findings", justify="right")
-    for kind, count in report.totals.items():
-        totals.add_row(kind, str(count))
-    out.print(totals)
-    flagged = len(report.by_tool())
-    out.print(f"{report.tools_audited} tools audited, {flagged} with findings, {len(report.findings)} findings")
-    raise typer.Exit(1 if report.failed else 0)
-
-
-def _print_counts(title: str, counts: dict[str, Any]) -> None:
-    table = Table(title_justify="left")
-    table.add_column(title)
-    table.add_column("count", justify="right")
-    for key, value in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        table.add_row(key, str(value))
-    out.print(table)
 
 
 def main() -> None:

@@ -10,24 +10,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any
 
 from env_server.catalog import Catalog
-from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
+from env_server.catalog.models import ToolSpec
 from env_server.config import FREE_SESSION, ServerSettings
-from env_server.errors import (
-    ArgumentError,
-    SessionConflictError,
-    SessionError,
-    ToolCallError,
-    UnknownSessionError,
-)
+from env_server.errors import ArgumentError, ToolCallError
 from env_server.limits import limit_problems, within_limits
-from env_server.search import ToolSearchIndex
+from env_server.search import SEARCH_TOOL, ToolSearchIndex
+from env_server.session_lifecycle import SessionLifecycle
+from env_server.session_types import CallHook, CallOutcome, SessionExtension, SessionView, UnknownToolError
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
 from env_server.simulators.base import session_now
 from env_server.simulators.generate import canonical_args
@@ -41,119 +35,10 @@ from state.world import World
 
 logger = logging.getLogger(__name__)
 
-SEARCH_TOOL = ToolSpec(
-    name="search_tools",
-    description=(
-        "Find tools in this catalog for a task described in plain words. Returns the best "
-        "matching tool names with their descriptions, most relevant first."
-    ),
-    category="Meta",
-    provider="toolenv",
-    source=SourceFormat.NATIVE,
-    origin="builtin",
-    input_schema={
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "description": "What you want to do, e.g. 'air quality in Paris'."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10, "description": "Max results."},
-        },
-        "required": ["query"],
-    },
-    output_schema={
-        "type": "object",
-        "properties": {
-            "query": {"type": "string"},
-            "results": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "name": {"type": "string"},
-                        "description": {"type": "string"},
-                        "category": {"type": "string"},
-                        "provider": {"type": "string"},
-                        "score": {"type": "number"},
-                    },
-                    "required": ["name", "description", "score"],
-                },
-            },
-        },
-        "required": ["query", "results"],
-    },
-    profile=ProfileSpec(operation=Operation.SEARCH, entity="tool", collection="results"),
-)
 
+class ToolEnvironment(SessionLifecycle):
+    """Catalog, sessions, simulators and call log; ``call_tool`` runs one call (lifecycle: ``SessionLifecycle``)."""
 
-class UnknownToolError(SessionError):
-    """The session has no tool by that name (answered as a JSON-RPC error)."""
-
-    def __init__(self, name: str, suggestions: list[str]) -> None:
-        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"Unknown tool: {name}.{hint}")
-        self.suggestions = suggestions
-
-
-@dataclass(frozen=True)
-class SessionView:
-    """A session as the server sees it: exposed name -> catalog name, plus its settings."""
-
-    record: SessionRecord
-    names: dict[str, str]
-    listing_key: str
-    # A field, not a property of ``record``: it is read several times on every call.
-    session_id: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "session_id", self.record.session_id)
-
-
-@dataclass(frozen=True)
-class CallOutcome:
-    result: dict[str, Any] | None
-    is_error: bool
-    message: str | None
-    error_kind: ErrorKind | None
-    seq: int
-    result_json: str | None = None  # the result as logged, when the log encoded it already
-
-    def result_text(self) -> str:
-        """The result as JSON text (the MCP text content), encoded once per call."""
-        if self.result_json is not None:
-            return self.result_json
-        return encode_text(self.result)
-
-
-class CallHook(Protocol):
-    """Per-session observer of tool calls (scenario sessions and RL envs attach one).
-
-    ``before_call`` sees every call first, with the request's ``_meta``; it may pin an
-    observation for the call, or return a message that answers the call as an error
-    instead of running it. ``after_call`` sees the outcome of calls that ran.
-    """
-
-    def before_call(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None: ...
-
-    def after_call(self, name: str, arguments: dict[str, Any], outcome: CallOutcome) -> None: ...
-
-
-class SessionExtension(Protocol):
-    """Tools (and MCP instructions) a session offers besides its catalog tools: the user channel.
-
-    ``tools`` (exposed name -> spec) are listed after the catalog tools. A call to one is
-    served by ``serve_tool`` instead of a simulator: it is logged like any call but never
-    shown to the session's call hook. ``serve_tool`` may raise ``ToolCallError``.
-    """
-
-    @property
-    def tools(self) -> Mapping[str, ToolSpec]: ...
-
-    @property
-    def instructions(self) -> str | None: ...
-
-    def serve_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
-
-
-class ToolEnvironment:
     def __init__(
         self,
         catalog: Catalog,
@@ -207,120 +92,6 @@ class ToolEnvironment:
     def close(self) -> None:
         """Stop the background writes and write everything still queued (the database stays open)."""
         self.store.close()
-
-    # -- sessions -------------------------------------------------------------------------
-
-    def create_session(
-        self,
-        *,
-        tools: list[str] | None = None,
-        group: str | None = None,
-        seed: int = 0,
-        today: dt.date | None = None,
-        session_id: str | None = None,
-        label: str | None = None,
-        pairs: list[tuple[str, str]] | None = None,
-        base_world: Literal["seeded", "empty"] = "seeded",
-        gold_guarded: bool = False,
-    ) -> SessionView:
-        """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``.
-
-        ``gold_guarded`` marks a session that plays an evaluation-split scenario (see
-        ``SessionRecord.gold_guarded``); its forks inherit the mark.
-        """
-        pairs = list(pairs or [])
-        if group is not None:
-            if group not in self.catalog.groups:
-                close = self.catalog.suggest(group, among=list(self.catalog.groups))
-                raise SessionError(f"unknown tool group '{group}'" + (f"; did you mean {close}?" if close else ""))
-            pairs += self.catalog.groups[group]
-        for name in tools or []:
-            if name not in self.catalog:
-                close = self.catalog.suggest(name)
-                raise SessionError(f"unknown tool '{name}'" + (f"; did you mean {close}?" if close else ""))
-            pairs.append((name, name))
-        exposed = [p[0] for p in pairs]
-        if len(set(exposed)) != len(exposed):
-            dupes = sorted({n for n in exposed if exposed.count(n) > 1})
-            raise SessionError(f"a session cannot expose two tools named {dupes}")
-        sid = session_id or f"s_{secrets.token_hex(8)}"
-        if sid == FREE_SESSION or not sid.replace("_", "").replace("-", "").isalnum():
-            raise SessionError(f"invalid session id '{sid}'")
-        record = SessionRecord(
-            session_id=sid,
-            seed=seed,
-            today=today or self.settings.today,
-            tools=pairs,
-            label=label,
-            created_at=self._timestamp(),
-            base_world=base_world,
-            gold_guarded=gold_guarded,
-        )
-        try:
-            self.sessions.create(record)
-        except KeyError:
-            raise SessionConflictError(f"session '{sid}' already exists") from None
-        # A new session has no rows and no calls yet: skip the database lookups.
-        self.store.adopt(World(session_id=sid, seed=seed))
-        self.log.start(sid)
-        return self._hold_view(record)
-
-    def view(self, session_id: str) -> SessionView:
-        if session_id == FREE_SESSION:
-            return self._free
-        hit = self._views.get(session_id)
-        if hit is not None:
-            return hit
-        record = self.sessions.get(session_id)
-        if record is None:
-            raise UnknownSessionError(f"unknown session '{session_id}'")
-        self.store.flush()  # a released session's queued calls must be in DuckDB before its log is read
-        return self._hold_view(record)
-
-    def _hold_view(self, record: SessionRecord) -> SessionView:
-        session_id = record.session_id
-        names = {exposed: name for exposed, name in record.tools} if record.tools else {
-            n: n for n in self.catalog.tools
-        }
-        missing = sorted(n for n in names.values() if n not in self.catalog)
-        if missing:
-            raise SessionError(f"session '{session_id}' uses tools not in the loaded catalog: {missing[:5]}")
-        view = SessionView(record=record, names=names, listing_key=session_id if record.tools else "all")
-        self._views[session_id] = view
-        return view
-
-    # -- per-session hooks and extensions --------------------------------------------------
-
-    def attach(
-        self, session_id: str, *, hook: CallHook | None = None, extension: SessionExtension | None = None
-    ) -> None:
-        """Give a session a call hook and/or an extension (each replaces the session's previous one).
-
-        Only what is passed changes: attaching an extension keeps the session's hook. Both stay
-        until ``detach`` or until the session is released, retired or deleted. A session with a
-        hook is driven by its owner: ``delete_session`` refuses it. Raises ``UnknownSessionError``
-        for an unknown session and ``SessionError`` for the free-play session.
-        """
-        if session_id == FREE_SESSION:
-            raise SessionError("the free-play session takes no call hook or extension")
-        self.view(session_id)
-        if hook is not None:
-            self._call_hooks[session_id] = hook
-        if extension is not None:
-            self._extensions[session_id] = extension
-
-    def detach(self, session_id: str) -> None:
-        """Remove a session's call hook and extension, if any (the session itself stays)."""
-        self._call_hooks.pop(session_id, None)
-        self._extensions.pop(session_id, None)
-
-    def hook_for(self, session_id: str) -> CallHook | None:
-        """The call hook attached to a session, or None."""
-        return self._call_hooks.get(session_id)
-
-    def extension_for(self, session_id: str) -> SessionExtension | None:
-        """The extension attached to a session, or None."""
-        return self._extensions.get(session_id)
 
     def tool_spec(self, view: SessionView, exposed: str) -> ToolSpec | None:
         name = view.names.get(exposed)
@@ -507,74 +278,6 @@ class ToolEnvironment:
         view = self.view(session_id)
         world = self.store.world(view.session_id, view.record.seed)
         return world.digest(), len(world.rows)
-
-    def reset_session(self, session_id: str) -> None:
-        """Back to the session's base world; the call log is kept."""
-        view = self.view(session_id)
-        self.store.reset(view.session_id, view.record.seed)
-
-    def fork_session(self, session_id: str, new_id: str | None = None) -> SessionView:
-        """A new session with the same tools, seed, clock, state and call-log prefix."""
-        view = self.view(session_id)
-        if view is self._free:
-            raise SessionError("the free-play session cannot be forked; create a session first")
-        fork = self.create_session(
-            tools=None,
-            session_id=new_id,
-            seed=view.record.seed,
-            today=view.record.today,
-            label=f"fork of {session_id}",
-            pairs=view.record.tools,
-            base_world=view.record.base_world,
-            gold_guarded=view.record.gold_guarded,
-        )
-        self.store.fork(view.session_id, view.record.seed, fork.session_id,
-                        extra=[CallLog.copy_op(view.session_id, fork.session_id)])
-        self.log.inherit(view.session_id, fork.session_id)
-        return fork
-
-    def release_session(self, session_id: str) -> None:
-        """Drop a session's in-memory state (world, view, call hook, record and call-log caches).
-
-        Its records stay in the database, except under ephemeral durability, where the session
-        is gone for good.
-        """
-        self.detach(session_id)
-        self._views.pop(session_id, None)
-        self.store.evict(session_id, flush=False)
-        self.sessions.forget(session_id)
-        self.log.forget(session_id)
-        for listener in self.release_listeners:
-            listener(session_id)
-
-    def delete_session(self, session_id: str) -> None:
-        """Delete a session for good: its world, record and call log, in memory and in DuckDB.
-
-        Its id then answers as unknown (and may be used again). Forks made from it keep their
-        own copies. Raises ``SessionError`` for an unknown id and ``SessionConflictError`` for
-        the free-play session and for sessions a scenario session or RL env drives (those are
-        ended through their owner).
-        """
-        if session_id == FREE_SESSION:
-            raise SessionConflictError("the free-play session cannot be deleted")
-        view = self.view(session_id)
-        if session_id in self._call_hooks:
-            raise SessionConflictError(f"session '{session_id}' is driven by a scenario session or an RL env; "
-                                       "end it through its owner")
-        self.store.drop(session_id, view.record.seed, extra=[CallLog.delete_op(session_id)])
-        self.release_session(session_id)
-        self.sessions.delete(session_id)
-
-    def retire_session(self, session_id: str) -> None:
-        """Release a session and delete it for good: no lookup finds it again, not even after a
-        restart on the same database (its call log stays there for audit)."""
-        self.sessions.retire(session_id, self._timestamp())  # first: nothing can load it again meanwhile
-        self.release_session(session_id)
-
-    def held_counts(self) -> dict[str, int]:
-        """In-memory per-session entries (views, call hooks, worlds, records, log counters): for leak checks."""
-        return {"views": len(self._views), "call_hooks": len(self._call_hooks), "worlds": self.store.held(),
-                "records": self.sessions.cached(), "log_counters": self.log.tracked()}
 
     def pin_observation(self, session_id: str, tool: str, arguments: dict[str, Any], observation: Any) -> None:
         """Make ``tool(arguments)`` return exactly ``observation`` in this session."""

@@ -13,7 +13,51 @@ from collections import Counter
 from dataclasses import dataclass
 
 from env_server.catalog.infer import singularize, split_words
-from env_server.catalog.models import ToolSpec
+from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
+
+# The meta-tool every session lists besides its catalog tools; ``ToolSearchIndex`` answers it.
+SEARCH_TOOL = ToolSpec(
+    name="search_tools",
+    description=(
+        "Find tools in this catalog for a task described in plain words. Returns the best "
+        "matching tool names with their descriptions, most relevant first."
+    ),
+    category="Meta",
+    provider="toolenv",
+    source=SourceFormat.NATIVE,
+    origin="builtin",
+    input_schema={
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What you want to do, e.g. 'air quality in Paris'."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10, "description": "Max results."},
+        },
+        "required": ["query"],
+    },
+    output_schema={
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "results": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "description": {"type": "string"},
+                        "category": {"type": "string"},
+                        "provider": {"type": "string"},
+                        "score": {"type": "number"},
+                    },
+                    "required": ["name", "description", "score"],
+                },
+            },
+        },
+        "required": ["query", "results"],
+    },
+    profile=ProfileSpec(operation=Operation.SEARCH, entity="tool", collection="results"),
+)
+
 
 _STOP = frozenset(
     "a an the of for to in on and or by with from at is are be this that it its as get me my i you "

@@ -19,8 +19,10 @@ from mcp.server import Server, ServerRequestContext
 
 from env_server.annotations import tool_annotations
 from env_server.config import BASE_INSTRUCTIONS
-from env_server.environment import SEARCH_TOOL, ToolEnvironment, UnknownToolError
+from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
+from env_server.search import SEARCH_TOOL
+from env_server.session_types import UnknownToolError
 
 SESSION_HEADER = "x-toolenv-session"
 

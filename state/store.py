@@ -14,8 +14,9 @@ three durability policies:
 * ``ephemeral``: never written at all; worlds live in memory only and are gone once evicted
   (in-process RL rollouts: no DuckDB work per call or per episode, and nothing queued).
 
-Batches merge consecutive row writes into multi-row statements; DuckDB's per-statement
-cost (~0.4 ms) is what makes per-call transactions expensive.
+Batches merge consecutive row writes into multi-row statements (``state.statements``);
+DuckDB's per-statement cost (~0.4 ms) is what makes per-call transactions expensive.
+``state.world_tables`` holds the entity tables, writes statements and loads worlds.
 
 Tables: ``ent_<entity>`` (session_id, namespace, id, data, deleted, version),
 ``world_queries`` (search memo), ``world_meta`` (id counter), ``world_pinned``,
@@ -26,39 +27,20 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import time
-from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from state.db import MEMORY, Database
-from state.encoding import encode_compact
 from state.journal import Journal
-from state.world import RowState, World, canonical
+from state.statements import DDL, SET_APPLIED, Op, compose
+from state.world import World, canonical
+from state.world_tables import WorldTables
 
 logger = logging.getLogger(__name__)
 
-_DDL = [
-    """CREATE TABLE IF NOT EXISTS world_queries (
-        session_id VARCHAR, namespace VARCHAR, entity VARCHAR, query_key VARCHAR, ids JSON,
-        PRIMARY KEY (session_id, namespace, entity, query_key))""",
-    "CREATE TABLE IF NOT EXISTS world_meta (session_id VARCHAR PRIMARY KEY, created INTEGER)",
-    """CREATE TABLE IF NOT EXISTS world_pinned (
-        session_id VARCHAR, tool VARCHAR, args_key VARCHAR, observation JSON,
-        PRIMARY KEY (session_id, tool, args_key))""",
-    "CREATE TABLE IF NOT EXISTS journal_state (name VARCHAR PRIMARY KEY, applied BIGINT)",
-    # One row, created here, so each batch can UPDATE it: an INSERT OR REPLACE costs DuckDB
-    # several milliseconds, an UPDATE of one row a fraction of that.
-    "INSERT INTO journal_state SELECT 'journal', 0 WHERE NOT EXISTS (SELECT 1 FROM journal_state)",
-]
-_SET_APPLIED = "UPDATE journal_state SET applied = ? WHERE name = 'journal'"
-Statement = tuple[str, list[Any]]
-# An operation: ["upsert" | "insert", table, row] or ["sql", statement, params].
-Op = list[Any]
-_KEY_COLUMNS = {"world_queries": 4, "world_meta": 1, "world_pinned": 3}
 # The background flusher applies the journal to DuckDB once calls pause for FLUSH_IDLE_S,
 # or once the oldest queued write is FLUSH_MAX_DELAY_S old, or FLUSH_AT_OPS operations wait.
 # DuckDB charges each batch a fixed ~3 ms of CPU (an insert and the journal offset update,
@@ -73,9 +55,6 @@ FLUSH_POLL_S = 0.25
 # After a failed batch the flusher waits twice as long before each retry, up to this.
 FLUSH_RETRY_MAX_S = 30.0
 TRUNCATE_AT_BYTES = 16 * 1024 * 1024
-ROWS_PER_STATEMENT = 400
-BULK_ROWS = 8
-BULK_CHUNK_ROWS = 1024
 
 
 class Durability(str, Enum):
@@ -85,77 +64,13 @@ class Durability(str, Enum):
     EPHEMERAL = "ephemeral"
 
 
-def table_for(entity: str) -> str:
-    return "ent_" + (re.sub(r"[^a-z0-9_]", "_", entity.lower())[:56] or "item")
-
-
-def _bulk_statements(verb: str, table: str, types: list[str], rows: list[list[Any]]) -> list[Statement]:
-    """Rows as column-major JSON documents ``{"c0": [...], "c1": [...]}`` that DuckDB
-    unnests in parallel, one statement per ``BULK_CHUNK_ROWS`` rows.
-
-    Column-major beats one JSON array per row (~12 vs ~16 us a call-log row, measured),
-    since DuckDB parses a handful of long lists instead of a small document per row.
-    Chunks bound the GIL hold of encoding (~3 ms for a full chunk); fewer, larger
-    statements spare DuckDB's fixed cost per statement.
-    """
-    spec = "{" + ",".join(f'"c{i}":["VARCHAR"]' for i in range(len(types))) + "}"
-    columns = ", ".join(f"unnest(d.c{i})::{t}" for i, t in enumerate(types))
-    sql = f"{verb} {table} SELECT {columns} FROM (SELECT from_json(?::JSON, '{spec}') AS d)"
-    out: list[Statement] = []
-    for i in range(0, len(rows), BULK_CHUNK_ROWS):
-        chunk = rows[i : i + BULK_CHUNK_ROWS]
-        out.append((sql, [encode_compact({f"c{k}": list(col) for k, col in enumerate(zip(*chunk, strict=True))})]))
-    return out
-
-
-def compose(ops: list[Op], column_types: Callable[[str], list[str]] | None = None) -> list[Statement]:
-    """Turn operations into few statements, keeping the order that matters.
-
-    Row writes between two raw statements are grouped per (kind, table); upserts keep the
-    last row per primary key. Raw statements (reset, fork copies) act as barriers. With
-    ``column_types``, a large group is sent as JSON documents that DuckDB unpacks itself
-    (see ``_bulk_statements``): binding parameters from Python costs ~20 us each.
-    """
-    out: list[Statement] = []
-    groups: dict[tuple[str, str], Any] = {}
-
-    def emit() -> None:
-        for (kind, table), rows in groups.items():
-            values = list(rows.values()) if isinstance(rows, dict) else rows
-            verb = "INSERT OR REPLACE INTO" if kind == "upsert" else "INSERT INTO"
-            if column_types is not None and len(values) >= BULK_ROWS:
-                out.extend(_bulk_statements(verb, table, column_types(table), values))
-                continue
-            width = len(values[0])
-            tuple_sql = "(" + ", ".join(["?"] * width) + ")"
-            for i in range(0, len(values), ROWS_PER_STATEMENT):
-                chunk = values[i : i + ROWS_PER_STATEMENT]
-                out.append((f"{verb} {table} VALUES " + ",".join([tuple_sql] * len(chunk)),
-                            [v for row in chunk for v in row]))
-        groups.clear()
-
-    for kind, target, payload in ops:
-        if kind == "sql":
-            emit()
-            out.append((target, list(payload)))
-        elif kind == "upsert":
-            keylen = _KEY_COLUMNS.get(target, 3)
-            bucket = groups.setdefault((kind, target), {})
-            bucket.pop(tuple(payload[:keylen]), None)
-            bucket[tuple(payload[:keylen])] = payload
-        else:
-            groups.setdefault((kind, target), []).append(payload)
-    emit()
-    return out
-
-
-class StateStore:
+class StateStore(WorldTables):
     def __init__(self, db: Database, durability: Durability = Durability.JOURNAL, *, fsync: bool = False) -> None:
         self._db = db
         self.durability = durability
         # False for ``ephemeral`` durability: operations are dropped, DuckDB is never written.
         self.persistent = durability is not Durability.EPHEMERAL
-        for ddl in _DDL:
+        for ddl in DDL:
             self._db.execute(ddl)
         self._worlds: dict[str, World] = {}
         self._tables: set[str] = {
@@ -344,7 +259,7 @@ class StateStore:
             try:
                 stmts = compose(queued, self._column_types)
                 if offset is not None and offset != self._applied:
-                    stmts.append((_SET_APPLIED, [offset]))
+                    stmts.append((SET_APPLIED, [offset]))
                 self._write(stmts)
             except BaseException:
                 self._requeue(queued, oldest)
@@ -399,7 +314,7 @@ class StateStore:
                 return
             # File first: a crash before the offset reset leaves offset > size, read as 0.
             self._journal.truncate()
-            self._write([(_SET_APPLIED, [0])])
+            self._write([(SET_APPLIED, [0])])
             self._applied = 0
 
     def _replay(self) -> None:
@@ -417,99 +332,9 @@ class StateStore:
         for op in ops:
             if op[0] != "sql" and op[1].startswith("ent_"):
                 self._ensure_table(op[1])
-        stmts = compose(ops, self._column_types) + [(_SET_APPLIED, [end])]
+        stmts = compose(ops, self._column_types) + [(SET_APPLIED, [end])]
         self._write(stmts)
         self._applied = end
         if entries:
             logger.info("replayed %d journal entries (%d operations)", len(entries), len(ops))
         self._truncate_if_idle()
-
-    def _mutations(self, world: World) -> list[Op]:
-        if not world.pending:
-            return []
-        if not self.persistent:
-            world.pending.clear()
-            return []
-        rows: dict[tuple[str, str, str], RowState] = {}
-        queries: dict[tuple[str, str, str], list[str]] = {}
-        counter: int | None = None
-        for kind, key, payload in world.pending:
-            if kind == "row":
-                rows[key] = payload
-            elif kind == "query":
-                queries[key] = payload
-            else:
-                counter = payload
-        world.pending.clear()
-        sid = world.session_id
-        ops: list[Op] = []
-        for (ns, entity, eid), row in rows.items():
-            table = table_for(entity)
-            self._ensure_table(table)
-            ops.append(["upsert", table, [sid, ns, eid, json.dumps(row.data, sort_keys=True), row.deleted, row.version]])
-        for (ns, entity, qk), ids in queries.items():
-            ops.append(["upsert", "world_queries", [sid, ns, entity, qk, json.dumps(ids)]])
-        if counter is not None:
-            ops.append(["upsert", "world_meta", [sid, counter]])
-        return ops
-
-    def _write(self, stmts: list[Statement]) -> None:
-        if not stmts:
-            return
-        cur = self._db.cursor()
-        if len(stmts) == 1:
-            cur.execute(*stmts[0])
-            return
-        cur.execute("BEGIN TRANSACTION")
-        try:
-            for sql, params in stmts:
-                cur.execute(sql, params)
-        except BaseException:
-            cur.execute("ROLLBACK")
-            raise
-        cur.execute("COMMIT")
-
-    def _column_types(self, table: str) -> list[str]:
-        hit = self._types.get(table)
-        if hit is None:
-            hit = [r[0] for r in self._db.execute(
-                "SELECT data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-                [table],
-            ).fetchall()]
-            self._types[table] = hit
-        return hit
-
-    def _ensure_table(self, table: str) -> None:
-        if table in self._tables:
-            return
-        with self._lock:
-            self._db.execute(
-                f"CREATE TABLE IF NOT EXISTS {table} (session_id VARCHAR, namespace VARCHAR, id VARCHAR, "
-                "data JSON, deleted BOOLEAN, version INTEGER, PRIMARY KEY (session_id, namespace, id))"
-            )
-            self._tables.add(table)
-
-    def _tables_of(self, world: World) -> set[str]:
-        return {table_for(entity) for (_, entity, _) in world.rows} & self._tables
-
-    # -- reads ----------------------------------------------------------------------------
-
-    def _load(self, session_id: str, seed: int) -> World:
-        world = World(session_id=session_id, seed=seed)
-        for table in sorted(self._tables):
-            entity = table[4:]
-            for ns, eid, data, deleted, version in self._db.execute(
-                f"SELECT namespace, id, data, deleted, version FROM {table} WHERE session_id = ?", [session_id]
-            ).fetchall():
-                world.rows[(ns, entity, eid)] = RowState(json.loads(data), deleted, version)
-        for ns, entity, qk, ids in self._db.execute(
-            "SELECT namespace, entity, query_key, ids FROM world_queries WHERE session_id = ?", [session_id]
-        ).fetchall():
-            world.queries[(ns, entity, qk)] = json.loads(ids)
-        meta = self._db.execute("SELECT created FROM world_meta WHERE session_id = ?", [session_id]).fetchone()
-        world.created = meta[0] if meta else 0
-        for tool, key, obs in self._db.execute(
-            "SELECT tool, args_key, observation FROM world_pinned WHERE session_id = ?", [session_id]
-        ).fetchall():
-            world.pinned[(tool, key)] = json.loads(obs)
-        return world

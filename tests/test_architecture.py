@@ -49,6 +49,8 @@ PARTS = {
     "env_server.config": "environment",
     "env_server.limits": "environment",
     "env_server.search": "environment",
+    "env_server.session_types": "environment",
+    "env_server.session_lifecycle": "environment",
     "env_server.scoring": "scoring",
     "env_server.orchestrator": "orchestrator",
     "env_server.generator": "generator",
@@ -62,6 +64,8 @@ PARTS = {
     "env_server.app": "server",
     "env_server.runner": "server",
     "env_server.cli": "cli",
+    "env_server.cli_options": "cli",
+    "env_server.specs.cli": "cli",
     "env_server.orchestrator.cli": "cli",
     "env_server.scoring.cli": "cli",
 }

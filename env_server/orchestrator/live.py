@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from env_server.environment import CallOutcome, ToolEnvironment
+from env_server.environment import ToolEnvironment
 from env_server.orchestrator.errors import SessionFinishedError
 from env_server.orchestrator.models import ScenarioSpec
 from env_server.orchestrator.reports import (
@@ -55,6 +55,7 @@ from env_server.scoring import (
     check_call_strict,
     score_matcher,
 )
+from env_server.session_types import CallOutcome
 
 STEP_META_KEY = "toolenv/step"
 DEFAULT_MAX_STEPS = 16

@@ -49,7 +49,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from env_server.environment import ToolEnvironment, UnknownToolError
+from env_server.environment import ToolEnvironment
 from env_server.orchestrator.live import STEP_META_KEY, ScenarioSession
 from env_server.orchestrator.loading import ScenarioLoad
 from env_server.orchestrator.models import ScenarioSpec
@@ -68,6 +68,7 @@ from env_server.rl.models import (
 from env_server.rl.rewards import RewardFn, resolve_reward
 from env_server.rl.scenarios import ScenarioEntry, ScenarioPool
 from env_server.scoring import GoldSession, PredictedCall, PredictedStep
+from env_server.session_types import UnknownToolError
 
 DEFAULT_MAX_EPISODE_STEPS = 64
 DEFAULT_FLUSH_EVERY = 64

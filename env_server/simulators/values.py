@@ -4,7 +4,8 @@ A kind is a short name (``city``, ``temperature_c``, ``film_title``, …). ``dra
 gen)`` draws one value of it; ``known_kind`` says whether a profile hint names a kind that
 can be drawn. Four sources back the kinds:
 
-* engine kinds (``KINDS``): seeded draws and fixed-seed Faker pools (``faker_pool``);
+* engine kinds (``KINDS``): seeded draws and fixed-seed Faker pools (``faker_pool``), and
+  the kinds in ``coherent_kinds`` that agree with the record's weather, trip or vehicle;
 * reference facts (``reference``): places, airports, countries, currencies, languages,
   vehicles, read through the record's scope, so a city, its country, its coordinates and
   its timezone agree;
@@ -30,6 +31,21 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
+from env_server.simulators.coherent_kinds import (
+    airline,
+    condition,
+    distance_km,
+    holiday,
+    language,
+    precipitation,
+    price,
+    temperature_c,
+    trip,
+    trip_minutes,
+    vehicle,
+    vin_country,
+    vin_year,
+)
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -37,15 +53,12 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
-from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
-from env_server.simulators.reference import haversine_km
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
 
 __all__ = ["KINDS", "draw_kind", "kind_for", "known_kind", "snake"]
 
-LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "ja", "zh", "ko", "nl", "sv", "pl")
 STATUSES = ("active", "pending", "completed", "confirmed", "open")
 MIME = ("application/pdf", "image/png", "image/jpeg", "text/plain", "application/json", "text/csv")
 EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg", "text/plain": "txt",
@@ -58,10 +71,6 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 TEAMS = ("Lakers", "Celtics", "Warriors", "Arsenal", "Real Madrid", "Bayern Munich", "Yankees", "Dodgers",
          "Packers", "Chiefs", "Juventus", "Ajax", "Liverpool", "Barcelona", "Bulls", "Knicks", "Red Sox",
          "Manchester City", "Paris Saint-Germain", "Inter Milan", "Boston Bruins", "Toronto Maple Leafs")
-AIRLINES = (("LH", "Lufthansa"), ("DL", "Delta Air Lines"), ("AF", "Air France"), ("UA", "United Airlines"),
-            ("KL", "KLM"), ("EK", "Emirates"), ("QF", "Qantas"), ("SQ", "Singapore Airlines"),
-            ("BA", "British Airways"), ("IB", "Iberia"), ("JL", "Japan Airlines"), ("AA", "American Airlines"),
-            ("TP", "TAP Air Portugal"), ("LX", "Swiss"), ("AC", "Air Canada"), ("TK", "Turkish Airlines"))
 
 # Faker-backed kinds draw from a pool Faker made once with a fixed seed: the values are
 # Faker's (realistic, locale-aware), the per-call cost one choice.
@@ -153,166 +162,9 @@ def _artist(gen: Generation) -> str:
     return gen.rng.choice(faker_pool("name"))
 
 
-def _base_temperature(gen: Generation) -> float:
-    """The report's temperature: the place's climate for the day, give or take a few degrees."""
-    base: float = gen.scope.root.once(
-        "temp_c", lambda: climate_temperature_c(gen.scope.place, gen.today) + gen.rng.uniform(-4.0, 4.0))
-    return base
-
-
-def _temperature_c(gen: Generation) -> float:
-    return round(_base_temperature(gen) + gen.rng.uniform(-1.5, 1.5), 1)
-
-
-_WET = ("rain", "drizzle", "shower", "snow", "sleet", "storm", "thunder", "hail")
-
-
-def _condition(gen: Generation) -> str:
-    """One weather condition per report, shared by its text and its precipitation."""
-
-    def make() -> str:
-        temp = _base_temperature(gen)
-        frozen = ("rain", "drizzle", "thunder", "hot", "heat", "humid")
-        mild = ("snow", "sleet", "blizzard", "ice", "freez", "frost", "flurr")
-        ruled_out = frozen if temp <= -1 else mild if temp >= 4 else ()
-        options = [c for c in gen.facts.vocab.get("weather_condition").values
-                   if not any(word in c.lower() for word in ruled_out)]
-        return gen.rng.choice(options)
-
-    condition: str = gen.scope.root.once("condition", make)
-    return condition
-
-
-def _precipitation(gen: Generation) -> float:
-    """Rain only where the report's condition says so."""
-    wet = any(word in _condition(gen).lower() for word in _WET)
-    return round(gen.rng.uniform(0.2, 9.0), 1) if wet else 0.0
-
-
 def _address(gen: Generation) -> str:
     place = gen.scope.place
     return f"{gen.rng.choice(faker_pool('street_address'))}, {place.name}, {place.country}"
-
-
-def _price(gen: Generation) -> float:
-    """A quote's price when the record is an instrument, a typical retail price otherwise."""
-    if gen.is_quote():
-        return gen.quote_price("close")
-    if gen.is_trip():
-        return _fare(gen)
-    return round(gen.rng.uniform(5, 250), 2)
-
-
-def _distance_km(gen: Generation) -> float:
-    """From the searched center to the record, when the call names one."""
-    center = gen.call_place()
-    if center is None:
-        return round(gen.rng.uniform(0.3, 25.0), 1)
-    lat, lon = gen.scope.point
-    return round(haversine_km(center.latitude, center.longitude, lat, lon), 1)
-
-
-def _holiday(gen: Generation) -> tuple[dt.date, str]:
-    """A public holiday of the record's country in the session's year (one per record)."""
-    scope = gen.scope
-
-    def make() -> tuple[dt.date, str]:
-        found = gen.facts.reference.holidays(scope.place.country_code, gen.today.year)
-        if not found:
-            found = gen.facts.reference.holidays("US", gen.today.year)
-        # A list of holidays gives the year's, in order.
-        return found[scope.index % len(found) if scope.in_list else gen.rng.randrange(len(found))]
-
-    holiday: tuple[dt.date, str] = scope.once("holiday", make)
-    return holiday
-
-
-def _trip(gen: Generation) -> tuple[dt.datetime, dt.datetime]:
-    """Departure and arrival of the record's trip: on the requested day, as long as the
-    distance between its airports takes to fly (one per record, shared by its fields)."""
-
-    def make() -> tuple[dt.datetime, dt.datetime]:
-        day = gen.call_date(DEPARTURE_DATE_ARGS) or gen.today + dt.timedelta(days=gen.rng.randint(3, 60))
-        leave = dt.datetime.combine(day, dt.time(gen.rng.randint(6, 21), gen.rng.choice((0, 15, 30, 45))))
-        return leave, leave + dt.timedelta(minutes=_flight_minutes(gen))
-
-    trip: tuple[dt.datetime, dt.datetime] = gen.scope.once("trip", make, inherit=True)
-    return trip
-
-
-def _trip_minutes(gen: Generation) -> int:
-    leave, arrive = _trip(gen)
-    return int((arrive - leave).total_seconds() // 60)
-
-
-def _route_km(gen: Generation) -> float:
-    origin, destination = gen.scope.airport("origin"), gen.scope.airport("destination")
-    return haversine_km(origin.latitude, origin.longitude, destination.latitude, destination.longitude)
-
-
-def _flight_minutes(gen: Generation) -> int:
-    km = _route_km(gen)
-    stops = gen.rng.choice((0, 0, 1)) if km > 3000 else 0
-    return int(35 + km / 13.5 + stops * gen.rng.randint(60, 180))  # ~810 km/h, plus taxi and layovers
-
-
-def _fare(gen: Generation) -> float:
-    usd = (45 + 0.085 * _route_km(gen)) * gen.rng.uniform(0.8, 1.45)
-    per = gen.market.per_usd(gen.call_currency() or gen.scope.place.currency_code, gen.today) or 1.0
-    return round(usd * per, 2)
-
-
-def _language(gen: Generation) -> str:
-    """The record's language: its place's, or in a list of languages the next one."""
-    scope = gen.scope
-
-    def make() -> str:
-        if scope.in_list:
-            return LANGUAGES[(gen.draw_offset + scope.index) % len(LANGUAGES)]
-        return scope.place.language_code if gen.rng.random() < 0.6 else gen.rng.choice(LANGUAGES)
-
-    language: str = scope.once("language", make)
-    return language
-
-
-# NHTSA vPIC body classes and the vehicle type each belongs to (facts of its vocabulary).
-BODY_CLASSES = (
-    ("Sedan/Saloon", "PASSENGER CAR"), ("Hatchback/Liftback/Notchback", "PASSENGER CAR"), ("Coupe", "PASSENGER CAR"),
-    ("Wagon", "PASSENGER CAR"), ("Convertible/Cabriolet", "PASSENGER CAR"),
-    ("Sport Utility Vehicle (SUV)/Multi-Purpose Vehicle (MPV)", "MULTIPURPOSE PASSENGER VEHICLE (MPV)"),
-    ("Crossover Utility Vehicle (CUV)", "MULTIPURPOSE PASSENGER VEHICLE (MPV)"),
-    ("Minivan", "MULTIPURPOSE PASSENGER VEHICLE (MPV)"), ("Pickup", "TRUCK"),
-)
-
-
-def _vehicle(gen: Generation) -> tuple[str, str, int, float]:
-    """Body class, vehicle type, cylinders and displacement of the record's vehicle."""
-
-    def make() -> tuple[str, str, int, float]:
-        body, kind = gen.rng.choice(BODY_CLASSES)
-        cylinders = gen.rng.choice((4, 4, 4, 6, 6, 8) if kind != "PASSENGER CAR" else (3, 4, 4, 4, 4, 6))
-        return body, kind, cylinders, round(cylinders * gen.rng.uniform(0.38, 0.62), 1)
-
-    vehicle: tuple[str, str, int, float] = gen.scope.once("vehicle", make)
-    return vehicle
-
-
-def _vin_year(gen: Generation) -> int | None:
-    """The model year a VIN encodes (its 10th character), when the call gives a VIN."""
-    decoded = gen.decoded_vin
-    year = decoded["model_year"] if decoded else None
-    return int(year) if isinstance(year, int) else None
-
-
-def _vin_country(gen: Generation) -> str:
-    """Where the VIN says the vehicle was built (its WMI), or the record's country."""
-    decoded = gen.decoded_vin
-    return decoded["country"] if decoded and decoded["country"] else gen.scope.place.country
-
-
-def _airline(gen: Generation) -> tuple[str, str]:
-    airline: tuple[str, str] = gen.scope.once("airline", lambda: gen.rng.choice(AIRLINES), inherit=True)
-    return airline
 
 
 def _file_name(gen: Generation) -> str:
@@ -413,18 +265,18 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "postal_code": pooled("postcode"),
     "currency_code": lambda g: g.call_currency() or g.scope.place.currency_code,
     "currency_name": lambda g: g.facts.reference.currencies.get(g.call_currency() or g.scope.place.currency_code, ""),
-    "language_code": lambda g: _language(g),
-    "language_name": lambda g: g.facts.reference.languages.get(_language(g), "English"),
+    "language_code": lambda g: language(g),
+    "language_name": lambda g: g.facts.reference.languages.get(language(g), "English"),
     "airport_code": lambda g: g.scope.airport().iata,
     "airport_name": lambda g: g.scope.airport().name,
     "destination_airport_code": lambda g: g.scope.airport("destination").iata,
-    "airline": lambda g: _airline(g)[1],
-    "airline_code": lambda g: _airline(g)[0],
-    "flight_number": lambda g: f"{_airline(g)[0]}{g.rng.randint(100, 2999)}",
-    "departure_time": lambda g: _trip(g)[0].strftime("%Y-%m-%dT%H:%M:00Z"),
-    "arrival_time": lambda g: _trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
+    "airline": lambda g: airline(g)[1],
+    "airline_code": lambda g: airline(g)[0],
+    "flight_number": lambda g: f"{airline(g)[0]}{g.rng.randint(100, 2999)}",
+    "departure_time": lambda g: trip(g)[0].strftime("%Y-%m-%dT%H:%M:00Z"),
+    "arrival_time": lambda g: trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
     "elevation_m": lambda g: g.rng.randint(0, 600),
-    "distance_km": _distance_km,
+    "distance_km": distance_km,
     # web
     "url": lambda g: f"https://{g.rng.choice(faker_pool('domain_name'))}/{slugify(_record_title(g))}",
     "image_url": lambda g: f"https://images.{g.rng.choice(faker_pool('domain_name'))}/{_hex(g, 12)}.jpg",
@@ -443,9 +295,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": lambda g: g.today.year - g.rng.randint(0, 40),
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
-    "duration_minutes": lambda g: _trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
+    "duration_minutes": lambda g: trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
     # money and markets
-    "price": _price,
+    "price": price,
     "amount": between(10, 5000, 2),
     "ticker": lambda g: g.scope.instrument().symbol,
     "instrument_name": lambda g: g.scope.instrument().name,
@@ -461,30 +313,30 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "score": between(0, 100),
     "count": between(0, 500),
     # weather
-    "temperature_c": _temperature_c,
-    "temperature_f": lambda g: round(_temperature_c(g) * 9 / 5 + 32, 1),
+    "temperature_c": temperature_c,
+    "temperature_f": lambda g: round(temperature_c(g) * 9 / 5 + 32, 1),
     "humidity": between(35, 92),
     "wind_speed": between(0, 35, 1),
     "wind_direction": chosen(COMPASS),
     "pressure_hpa": between(995, 1030),
-    "precipitation_mm": lambda g: _precipitation(g),
-    "weather_condition": lambda g: _condition(g),
+    "precipitation_mm": lambda g: precipitation(g),
+    "weather_condition": lambda g: condition(g),
     "aqi": between(15, 120),
     "uv_index": between(0, 9),
     "weight_kg": between(0.2, 90, 1),
     "calories": between(80, 950),
-    "holiday_name": lambda g: _holiday(g)[1],
-    "holiday_date": lambda g: _holiday(g)[0].isoformat(),
+    "holiday_name": lambda g: holiday(g)[1],
+    "holiday_date": lambda g: holiday(g)[0].isoformat(),
     # vehicles: one per record, coherent from make to engine
     "car_make": lambda g: g.car()[0],
     "car_model": lambda g: g.car()[1],
-    "vehicle_body": lambda g: _vehicle(g)[0],
-    "vehicle_type": lambda g: _vehicle(g)[1],
-    "engine_cylinders": lambda g: _vehicle(g)[2],
-    "displacement_l": lambda g: _vehicle(g)[3],
+    "vehicle_body": lambda g: vehicle(g)[0],
+    "vehicle_type": lambda g: vehicle(g)[1],
+    "engine_cylinders": lambda g: vehicle(g)[2],
+    "displacement_l": lambda g: vehicle(g)[3],
     "vehicle_fuel": lambda g: g.rng.choice(("Gasoline",) * 14 + ("Diesel",) * 3 + ("Hybrid",) * 2
                                            + ("Flexible Fuel Vehicle (FFV)",)),
-    "vin_country": lambda g: _vin_country(g),
-    "model_year": lambda g: _vin_year(g) or g.today.year - g.rng.randint(0, 15),
+    "vin_country": lambda g: vin_country(g),
+    "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),
     "success_code": lambda g: "0",
 }

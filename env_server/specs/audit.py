@@ -25,8 +25,9 @@ from pydantic import BaseModel, ConfigDict
 from env_server.catalog import Catalog
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.config import ServerSettings
-from env_server.environment import CallOutcome, ToolEnvironment
+from env_server.environment import ToolEnvironment
 from env_server.errors import ToolenvError
+from env_server.session_types import CallOutcome
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import faker_texts

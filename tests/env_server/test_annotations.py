@@ -7,8 +7,8 @@ from mcp import Client
 
 from env_server.annotations import tool_annotations
 from env_server.catalog.models import Operation, SourceFormat
-from env_server.environment import SEARCH_TOOL
 from env_server.orchestrator.channel import TALK_TOOL
+from env_server.search import SEARCH_TOOL
 from env_server.server import build_server
 
 

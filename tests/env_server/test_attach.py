@@ -9,8 +9,9 @@ import pytest
 
 from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
 from env_server.config import FREE_SESSION
-from env_server.environment import CallOutcome, ToolEnvironment
+from env_server.environment import ToolEnvironment
 from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
+from env_server.session_types import CallOutcome
 
 SEARCH = "ticketmaster_search_shows"
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from env_server import ToolEnvironment
 from env_server.catalog import load_catalog
 from env_server.simulators import invariants
+from env_server.simulators.coherent_kinds import BODY_CLASSES
 from env_server.simulators.market import SessionMarket, default_table
 from env_server.simulators.records import climate_temperature_c, default_facts
 from env_server.simulators.reference import haversine_km
-from env_server.simulators.values import BODY_CLASSES
 from state import Database
 
 TODAY = dt.date(2026, 1, 15)

@@ -8,7 +8,8 @@ import state.journal as journal_module
 import state.store as store_module
 from state import CallLog, CallRecord, Database, ErrorKind
 from state.journal import Journal
-from state.store import Durability, StateStore, compose
+from state.statements import BULK_CHUNK_ROWS, compose
+from state.store import Durability, StateStore
 from state.world import World
 
 
@@ -168,11 +169,11 @@ def test_a_full_queue_wakes_the_flusher_instead_of_writing_on_the_callers_thread
 
 def test_a_large_batch_is_written_as_bounded_bulk_documents_in_order(tmp_path):
     # Each document is one encode holding the GIL; chunking keeps that short.
-    rows = [["s", i] for i in range(2 * store_module.BULK_CHUNK_ROWS + 7)]
+    rows = [["s", i] for i in range(2 * BULK_CHUNK_ROWS + 7)]
     stmts = compose([["insert", "t", r] for r in rows], lambda table: ["VARCHAR", "INTEGER"])
     assert len(stmts) == 3
     docs = [json.loads(params[0]) for _, params in stmts]
-    assert [len(doc["c0"]) for doc in docs] == [store_module.BULK_CHUNK_ROWS] * 2 + [7]
+    assert [len(doc["c0"]) for doc in docs] == [BULK_CHUNK_ROWS] * 2 + [7]
     decoded = [list(row) for doc in docs for row in zip(doc["c0"], doc["c1"], strict=True)]
     assert decoded == rows
 
