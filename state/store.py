@@ -29,6 +29,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -65,8 +66,11 @@ class Durability(str, Enum):
 
 
 class StateStore(WorldTables):
-    def __init__(self, db: Database, durability: Durability = Durability.JOURNAL, *, fsync: bool = False) -> None:
+    def __init__(self, db: Database, durability: Durability = Durability.JOURNAL, *, fsync: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._db = db
+        # Monotonic seconds for the flush triggers; tests pass a clock they advance by hand.
+        self._clock = clock
         self.durability = durability
         # False for ``ephemeral`` durability: operations are dropped, DuckDB is never written.
         self.persistent = durability is not Durability.EPHEMERAL
@@ -87,7 +91,7 @@ class StateStore(WorldTables):
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._flusher: threading.Thread | None = None
-        self._last_commit = 0.0  # time.monotonic() of the newest queued write
+        self._last_commit = 0.0  # self._clock() of the newest queued write
         self._oldest_queued = 0.0  # ... and of the oldest one still queued
         if durability is Durability.JOURNAL and db.path != MEMORY:
             self._journal = Journal(Path(db.path + ".journal"), fsync=fsync)
@@ -228,7 +232,7 @@ class StateStore(WorldTables):
         with self._lock:
             if self._journal is not None:
                 self._journal.append(ops)
-            now = time.monotonic()
+            now = self._clock()
             if not self._queued:
                 self._oldest_queued = now
             self._last_commit = now
@@ -289,7 +293,7 @@ class StateStore(WorldTables):
                 self._wake.clear()
                 if self._stop.is_set():
                     return  # close() writes what is left
-                if not self._due(time.monotonic()):
+                if not self._due(self._clock()):
                     continue
                 try:
                     self.flush()

@@ -113,45 +113,80 @@ def _wait_for_rows(db: Database, n: int, timeout: float = 5.0) -> bool:
     return False
 
 
-def _journaled_store(tmp_path) -> tuple[Database, StateStore]:
+class ManualClock:
+    """Monotonic seconds that move only when a test says so; counts the flusher's reads."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.flusher_reads = 0
+
+    def __call__(self) -> float:
+        if threading.current_thread().name == "toolenv-flusher":
+            self.flusher_reads += 1
+        return self.now
+
+    def flusher_looked_again(self, timeout: float = 5.0) -> bool:
+        """Whether the flusher has since read the clock, decided, and (if due) flushed.
+
+        Read c+1 starts after this call began; the flusher finishes that round (any flush
+        included) before read c+2, so once c+2 is seen the round's outcome is visible.
+        """
+        target = self.flusher_reads + 2
+        deadline = time.monotonic() + timeout
+        while self.flusher_reads < target:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        return True
+
+
+def _journaled_store(tmp_path, clock: ManualClock | None = None) -> tuple[Database, StateStore]:
     db = Database(tmp_path / "f.duckdb")
     CallLog(db)
-    return db, StateStore(db, Durability.JOURNAL)
+    if clock is None:
+        return db, StateStore(db, Durability.JOURNAL)
+    return db, StateStore(db, Durability.JOURNAL, clock=clock)
 
 
 def test_the_flusher_writes_queued_calls_once_calls_pause(tmp_path, monkeypatch):
-    monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 0.1)
-    db, store = _journaled_store(tmp_path)
+    monkeypatch.setattr(store_module, "FLUSH_POLL_S", 0.001)  # only how often it looks, not when it is due
+    clock = ManualClock()
+    db, store = _journaled_store(tmp_path, clock)
     store.start_flusher()
     store.commit_ops([CallLog.op(_record(0)), CallLog.op(_record(1))])
-    assert _rows_in_duckdb(db) == 0  # queued: nothing was written on the caller's thread
-    assert _wait_for_rows(db, 2, timeout=2.0)
+    clock.now = store_module.FLUSH_IDLE_S - 0.01
+    assert clock.flusher_looked_again()
+    assert _rows_in_duckdb(db) == 0  # not idle long enough yet: still queued
+    clock.now = store_module.FLUSH_IDLE_S
+    assert clock.flusher_looked_again()
+    assert _rows_in_duckdb(db) == 2
     store.close()
 
 
 def test_under_steady_load_the_flusher_still_writes_by_the_max_delay(tmp_path, monkeypatch):
-    monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 0.05)
-    monkeypatch.setattr(store_module, "FLUSH_MAX_DELAY_S", 0.3)
-    monkeypatch.setattr(store_module, "FLUSH_POLL_S", 0.05)
-    db, store = _journaled_store(tmp_path)
+    monkeypatch.setattr(store_module, "FLUSH_POLL_S", 0.001)
+    clock = ManualClock()
+    db, store = _journaled_store(tmp_path, clock)
     store.start_flusher()
-    # A call every 10 ms never leaves the store idle for 50 ms.
-    seq, deadline = 0, time.monotonic() + 1.5
-    while time.monotonic() < deadline and _rows_in_duckdb(db) == 0:
-        store.commit_ops([CallLog.op(_record(seq))])
-        seq += 1
-        time.sleep(0.01)
-    assert _rows_in_duckdb(db) > 0
-    assert seq < 100  # it took about the max delay (0.3 s), not the whole window
+    # A call every half idle period: the store is never idle, so only the max delay flushes.
+    step = store_module.FLUSH_IDLE_S / 2
+    calls = 0
+    while calls * step < store_module.FLUSH_MAX_DELAY_S:
+        clock.now = calls * step
+        store.commit_ops([CallLog.op(_record(calls))])
+        calls += 1
+        assert clock.flusher_looked_again()
+        assert _rows_in_duckdb(db) == 0, clock.now
+    clock.now = store_module.FLUSH_MAX_DELAY_S  # less than the idle period after the last call
+    assert clock.now - (calls - 1) * step < store_module.FLUSH_IDLE_S
+    assert clock.flusher_looked_again()
+    assert _rows_in_duckdb(db) == calls  # the oldest write reached the max delay: all queued went out
     store.close()
-    assert _rows_in_duckdb(db) == seq  # close writes the rest
 
 
 def test_a_full_queue_wakes_the_flusher_instead_of_writing_on_the_callers_thread(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "FLUSH_AT_OPS", 4)
-    monkeypatch.setattr(store_module, "FLUSH_IDLE_S", 10.0)
-    monkeypatch.setattr(store_module, "FLUSH_MAX_DELAY_S", 10.0)
-    db, store = _journaled_store(tmp_path)
+    db, store = _journaled_store(tmp_path, ManualClock())  # time stands still: only the queue size triggers
     writers: list[str] = []
     flush = store.flush
 
