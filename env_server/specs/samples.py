@@ -2,13 +2,18 @@
 
 Used by ``specs check``, the conformance tests and the benchmarks. Variant 0 fills only
 the required parameters, variant 1 fills every parameter, later variants a seeded subset.
+
+A tool that answers 404 to ids its world never produced (``unknown_ids: error``) cannot
+succeed on a sampled id: ``id_producer`` names the family's create tool to call first, and
+``produced_id`` takes the id out of what it returned.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from env_server.catalog.models import ToolSpec
+from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.generate import Generation, call_seed
 
@@ -32,3 +37,23 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         else:
             args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
     return args
+
+
+def id_producer(spec: ToolSpec, specs: Iterable[ToolSpec]) -> ToolSpec | None:
+    """The tool that creates the entity ``spec`` opens by id, in the same family, if any."""
+    p = spec.profile
+    if not p.id_param:
+        return None
+    return next((s for s in specs if s.family == spec.family and s.profile.entity == p.entity
+                 and s.profile.operation is Operation.CREATE), None)
+
+
+def produced_id(producer: ToolSpec, reader: ToolSpec, made: Any) -> Any | None:
+    """The id in a create call's result, under the first name the two tools give it."""
+    if not isinstance(made, dict):
+        return None
+    p = reader.profile
+    for name in (producer.profile.id_field, p.id_field, p.id_param, f"{p.entity}_id", "id"):
+        if name and name in made:
+            return made[name]
+    return None
