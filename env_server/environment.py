@@ -61,6 +61,7 @@ class ToolEnvironment(SessionLifecycle):
         # and scenario pool): freed with the environment (see ``env_server.owned``).
         self.owned = Owned()
         self._plans = plans_of(catalog)
+        self._validators: dict[Any, Any] = catalog.derived.get("container_validators", dict)
         # Timestamps as text; the default reads the wall clock without datetime (see stamps).
         self._timestamp: Callable[[], str] = (lambda: clock().isoformat()) if clock is not None else utc_now_iso
         self._search_index: ToolSearchIndex | None = None
@@ -211,6 +212,7 @@ class ToolEnvironment(SessionLifecycle):
             args_json=args_json,
             now=session_now(view.record.today, world.created),
             plans=self._plans,
+            validators=self._validators,
         )
         return simulate(spec, args, ctx)
 

@@ -38,3 +38,5 @@ class SimContext:
     # Compiled generation plans (``plans.PlanCache``), kept by the schemas' owner: the
     # environment passes its catalog's; an ad-hoc caller its own, or a fresh one per call.
     plans: dict[Any, Any] = field(default_factory=dict)
+    # Validators of container values (``rows.ValidatorCache``), kept the same way.
+    validators: dict[Any, Any] = field(default_factory=dict)
