@@ -19,12 +19,14 @@ from env_server.catalog.models import ToolSpec
 from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import ArgumentError, ToolCallError
 from env_server.limits import limit_problems, within_limits
+from env_server.owned import Owned
 from env_server.search import SEARCH_TOOL, ToolSearchIndex
 from env_server.session_lifecycle import SessionLifecycle
 from env_server.session_types import CallHook, CallOutcome, SessionExtension, SessionView, UnknownToolError
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
 from env_server.simulators.base import session_now
 from env_server.simulators.generate import canonical_args
+from env_server.simulators.plans import plans_of
 from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
 from state.call_log import bounded_json
@@ -55,6 +57,11 @@ class ToolEnvironment(SessionLifecycle):
         # Ephemeral durability (in-process RL) keeps session records in memory and no call log.
         self.sessions = SessionStore(db, persist=self.store.persistent)
         self.rules = _rules_for(catalog)
+        # What other parts keep per environment (the scenario registry, the RL env registry
+        # and scenario pool): freed with the environment (see ``env_server.owned``).
+        self.owned = Owned()
+        self._plans = plans_of(catalog)
+        self._validators: dict[Any, Any] = catalog.derived.get("container_validators", dict)
         # Timestamps as text; the default reads the wall clock without datetime (see stamps).
         self._timestamp: Callable[[], str] = (lambda: clock().isoformat()) if clock is not None else utc_now_iso
         self._search_index: ToolSearchIndex | None = None
@@ -204,6 +211,8 @@ class ToolEnvironment(SessionLifecycle):
             state=StateHandle(world, self.rules, seeded=view.record.base_world == "seeded"),
             args_json=args_json,
             now=session_now(view.record.today, world.created),
+            plans=self._plans,
+            validators=self._validators,
         )
         return simulate(spec, args, ctx)
 
@@ -288,27 +297,13 @@ class ToolEnvironment(SessionLifecycle):
         self.store.pin(self.store.world(view.session_id, view.record.seed), spec.name, arguments, observation)
 
 
-# Derived, read-only views of a catalog, shared by every environment built on it.
-_DERIVED: dict[int, tuple[Catalog, CatalogRules, list[ToolSearchIndex]]] = {}
-
-
-def _derived(catalog: Catalog) -> tuple[Catalog, CatalogRules, list[ToolSearchIndex]]:
-    hit = _DERIVED.get(id(catalog))
-    if hit is None or hit[0] is not catalog:
-        hit = (catalog, CatalogRules.from_specs(list(catalog.tools.values())), [])
-        _DERIVED[id(catalog)] = hit
-    return hit
-
-
 def _rules_for(catalog: Catalog) -> CatalogRules:
-    return _derived(catalog)[1]
+    """The catalog's rules, shared by every environment built on it (kept by the catalog)."""
+    return catalog.derived.get("rules", lambda: CatalogRules.from_specs(list(catalog.tools.values())))
 
 
 def _search_index_for(catalog: Catalog) -> ToolSearchIndex:
-    cached = _derived(catalog)[2]
-    if not cached:
-        cached.append(ToolSearchIndex(list(catalog.tools.values())))
-    return cached[0]
+    return catalog.derived.get("search_index", lambda: ToolSearchIndex(list(catalog.tools.values())))
 
 
 def _argument_error(name: str, problems: list[str]) -> ArgumentError:

@@ -43,6 +43,7 @@ PARTS = {
     "env_server.errors": "foundation",
     "env_server.validation": "foundation",
     "env_server.rest_contract": "foundation",
+    "env_server.owned": "foundation",
     "env_server.catalog": "catalog",
     "env_server.simulators": "simulators",
     "env_server.environment": "environment",

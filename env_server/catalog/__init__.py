@@ -27,6 +27,7 @@ from env_server.catalog.models import (
     ToolSpec,
 )
 from env_server.errors import CatalogError
+from env_server.owned import Owned
 from env_server.validation import ArgumentValidator
 
 __all__ = [
@@ -60,6 +61,9 @@ class Catalog:
     # Function definitions read from files, and how many were identical repeats.
     definitions_read: int = 0
     repeats_merged: int = 0
+    # What other parts derive from this catalog (rules, search index, flows, schema plans),
+    # kept as long as the catalog is: the one cache rule (see ``env_server.owned``).
+    derived: Owned = field(default_factory=Owned, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.tools)

@@ -67,19 +67,12 @@ def _builtin_catalog() -> Catalog:
     return load_catalog()
 
 
-# resolve_flow scans the whole catalog; flows depend only on (catalog, family), so keep them
-# for the last catalog used (one slot: an old catalog is not kept alive).
-_FLOWS: dict[int, tuple[Catalog, dict[str, Flow | None]]] = {}
-
-
 def _flow(catalog: Catalog, family: str) -> Flow | None:
-    hit = _FLOWS.get(id(catalog))
-    if hit is None or hit[0] is not catalog:
-        _FLOWS.clear()
-        hit = _FLOWS[id(catalog)] = (catalog, {})
-    if family not in hit[1]:
-        hit[1][family] = resolve_flow(catalog, family)
-    return hit[1][family]
+    """``resolve_flow`` scans the whole catalog, so the catalog keeps each family's flow."""
+    flows: dict[str, Flow | None] = catalog.derived.get("generator_flows", dict)
+    if family not in flows:
+        flows[family] = resolve_flow(catalog, family)
+    return flows[family]
 
 
 def scenario_id(seed: int, settings: GeneratorSettings) -> str:

@@ -11,7 +11,6 @@ import difflib
 import random
 import secrets
 import threading
-import weakref
 
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
@@ -39,6 +38,7 @@ class ScenarioSessions:
         self.max_steps = max_steps
         self.overlap_window = overlap_window
         self._scenarios = scenarios
+        self.requested = scenarios  # as given (None: the built-in set, loaded on first use)
         self._sessions: dict[str, ScenarioSession] = {}
         self._lock = threading.Lock()
 
@@ -135,17 +135,16 @@ class ScenarioSessions:
         return session
 
 
-_REGISTRIES: weakref.WeakKeyDictionary[ToolEnvironment, ScenarioSessions] = weakref.WeakKeyDictionary()
-_REGISTRIES_LOCK = threading.Lock()
-
-
 def registry_for(env: ToolEnvironment, scenarios: ScenarioLoad | None = None) -> ScenarioSessions:
-    """The scenario-session registry bound to ``env``, created on first use.
+    """The scenario-session registry bound to ``env``, created on first use and kept by ``env``.
 
-    ``scenarios`` (default: the built-in set) only applies when the registry is created.
+    ``scenarios`` (default: the built-in set) chooses the registry's scenarios, so it is only
+    accepted when the registry is created, or again as the very same ``ScenarioLoad``. Other
+    scenarios on a later call raise ``ScenarioError`` rather than being ignored (a generated
+    scenario joins a live registry through ``generator.register_generated``).
     """
-    with _REGISTRIES_LOCK:
-        registry = _REGISTRIES.get(env)
-        if registry is None:
-            registry = _REGISTRIES[env] = ScenarioSessions(env, scenarios)
-        return registry
+    registry: ScenarioSessions = env.owned.get("scenario_sessions", lambda: ScenarioSessions(env, scenarios))
+    if scenarios is not None and registry.requested is not scenarios:
+        raise ScenarioError("this environment's scenario registry already exists with other scenarios; pass "
+                            "them on the first registry_for call")
+    return registry

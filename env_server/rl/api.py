@@ -33,7 +33,6 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -212,17 +211,10 @@ class _Slot:
     touched: float  # clock() of the last request that used the env
 
 
-_REGISTRIES: weakref.WeakKeyDictionary[ToolEnvironment, EnvRegistry] = weakref.WeakKeyDictionary()
-_REGISTRIES_LOCK = threading.Lock()
-
-
 def env_registry_for(environment: ToolEnvironment, *, clock: Callable[[], float] | None = None) -> EnvRegistry:
-    """The registry bound to ``environment``, created on first use (``clock`` only applies then)."""
-    with _REGISTRIES_LOCK:
-        registry = _REGISTRIES.get(environment)
-        if registry is None:
-            registry = _REGISTRIES[environment] = EnvRegistry(environment, clock=clock or time.monotonic)
-        return registry
+    """The registry bound to ``environment``, created on first use (``clock`` only applies then)
+    and kept by ``environment``."""
+    return environment.owned.get("rl_envs", lambda: EnvRegistry(environment, clock=clock or time.monotonic))
 
 
 def reveals_gold(pool: ScenarioPool, options: ResetOptions) -> bool:

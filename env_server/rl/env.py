@@ -45,7 +45,6 @@ from __future__ import annotations
 import random
 import secrets
 import threading
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -306,7 +305,6 @@ class ToolEnv:
 
 _DEFAULT: ToolEnvironment | None = None
 _DEFAULT_LOCK = threading.Lock()
-_POOLS: weakref.WeakKeyDictionary[ToolEnvironment, ScenarioPool] = weakref.WeakKeyDictionary()
 
 
 def default_environment() -> ToolEnvironment:
@@ -327,11 +325,8 @@ def _pool_for(
     environment: ToolEnvironment, scenarios: ScenarioLoad | Sequence[ScenarioSpec] | Sequence[str] | None
 ) -> ScenarioPool:
     if scenarios is None:
-        with _DEFAULT_LOCK:
-            pool = _POOLS.get(environment)
-            if pool is None:
-                pool = _POOLS[environment] = ScenarioPool(environment)
-            return pool
+        pool: ScenarioPool = environment.owned.get("rl_scenario_pool", lambda: ScenarioPool(environment))
+        return pool
     if isinstance(scenarios, ScenarioLoad):
         return ScenarioPool(environment, scenarios)
     items = list(scenarios)

@@ -10,7 +10,6 @@ A policy is a callable ``(observation, info) -> action``; ``act`` is the same me
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,17 +20,11 @@ from env_server.scoring import ASK, PREPARE, PathEngine
 
 ActionDict = dict[str, Any]
 
-# Plans by spec identity, bounded: generated scenarios come and go by the thousand.
-_PLANS: OrderedDict[int, tuple[ScenarioSpec, list[list[ActionDict]]]] = OrderedDict()
-MAX_PLANS = 512
-
-
 def oracle_plan(spec: ScenarioSpec) -> list[list[ActionDict]]:
-    """Per task, the oracle's actions: the first optimal path, ending with the gold answer text."""
-    hit = _PLANS.get(id(spec))
-    if hit is not None and hit[0] is spec:
-        _PLANS.move_to_end(id(spec))
-        return hit[1]
+    """Per task, the oracle's actions: the first optimal path, ending with the gold answer text.
+
+    About 1 ms a scenario; an ``OraclePolicy`` computes it once and keeps it (no module cache).
+    """
     plans: list[list[ActionDict]] = []
     for i, task in enumerate(spec.tasks):
         gold = gold_task(task, i, [])
@@ -51,10 +44,6 @@ def oracle_plan(spec: ScenarioSpec) -> list[list[ActionDict]]:
             ]
             actions.append({"role": "assistant", "content": None, "tool_calls": calls})
         plans.append(actions)
-    _PLANS[id(spec)] = (spec, plans)  # holding the spec keeps its id from being reused
-    _PLANS.move_to_end(id(spec))
-    while len(_PLANS) > MAX_PLANS:
-        _PLANS.popitem(last=False)
     return plans
 
 

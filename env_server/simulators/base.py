@@ -8,7 +8,7 @@ everything that could otherwise leak nondeterminism: the session seed, the sessi
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_TODAY = dt.date(2026, 1, 15)
@@ -35,3 +35,8 @@ class SimContext:
     # The call's arguments as canonical JSON, when the caller encoded them already (the
     # environment does, for its log): the call seed then reuses them instead of re-encoding.
     args_json: str | None = None
+    # Compiled generation plans (``plans.PlanCache``), kept by the schemas' owner: the
+    # environment passes its catalog's; an ad-hoc caller its own, or a fresh one per call.
+    plans: dict[Any, Any] = field(default_factory=dict)
+    # Validators of container values (``rows.ValidatorCache``), kept the same way.
+    validators: dict[Any, Any] = field(default_factory=dict)

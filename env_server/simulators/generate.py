@@ -18,7 +18,7 @@ from typing import Any
 
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
-from env_server.simulators.plans import DATE_RE, id_prefix, plan_for
+from env_server.simulators.plans import DATE_RE, PlanCache, id_prefix, plan_for
 from env_server.simulators.records import (
     AIRPORT_ARGS,
     BASE_ARGS,
@@ -96,6 +96,7 @@ class Generation:
         now: dt.datetime | None = None,
         facts: WorldFacts | None = None,
         current: bool = False,
+        plans: PlanCache | None = None,
     ) -> None:
         # Annotated so values.py (which imports this module back) can type-check its reads.
         self.seed: int = seed
@@ -111,6 +112,9 @@ class Generation:
         self.current: bool = current  # "latest"/"current" data: dated today
         self.scope: RecordScope = RecordScope(self, None, fresh=True)
         self._args_snake: dict[str, Any] | None = None  # built on the first echo miss
+        # Compiled plans of the schemas filled: the owner's (a catalog's, via SimContext), or
+        # this generation's own when the caller has none.
+        self.plans: PlanCache = {} if plans is None else plans
 
     @property
     def snaked_args(self) -> dict[str, Any]:
@@ -131,7 +135,7 @@ class Generation:
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
         """One value for ``schema``. The schema is compiled once to a tree of closures
         (see ``_compile``); a call then only draws values and echoes arguments."""
-        return plan_for(schema, name, parent, self.entity, self.hints)(self, index)
+        return plan_for(self.plans, schema, name, parent, self.entity, self.hints)(self, index)
 
     def enter(self, fresh: bool, index: int) -> RecordScope:
         scope = self.scope

@@ -26,6 +26,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         session_seed=ctx.seed,
         now=ctx.now,
         current=reports_current(spec),
+        plans=ctx.plans,
     )
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):

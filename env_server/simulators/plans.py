@@ -19,6 +19,7 @@ from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import KINDS, draw_kind, snake
 
 if TYPE_CHECKING:
+    from env_server.catalog import Catalog
     from env_server.simulators.generate import Generation
 
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -46,30 +47,34 @@ def short_values(args: Mapping[str, Any]) -> dict[str, Any]:
 # A compiled schema node: (generation, series index or None) -> value.
 Node = Callable[["Generation", "int | None"], Any]
 
-_PLANS: dict[tuple[int, str, str, str, int], tuple[Any, Any, Node]] = {}
-_MAX_PLANS = 200_000
+# Compiled plans by (id(schema), name, parent, entity, id(hints)). A cache is kept by the
+# owner of its schemas (the Catalog, for spec schemas: see ``plans_of``) and dies with it; an
+# entry holds its schema and hints, so their ids can't be reused while it exists.
+PlanCache = dict[tuple[int, str, str, str, int], tuple[Any, Any, Node]]
 
 
-def plan_for(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+def plans_of(catalog: Catalog) -> PlanCache:
+    """The plan cache of ``catalog``'s spec schemas, kept by the catalog."""
+    cache: PlanCache = catalog.derived.get("plans", dict)
+    return cache
+
+
+def plan_for(plans: PlanCache, schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     key = (id(schema), name, parent, entity, id(hints))
-    hit = _PLANS.get(key)
-    # An entry holds the schema and hints themselves, so their ids can't be reused by other
-    # objects while it exists.
+    hit = plans.get(key)
     if hit is None:
-        if len(_PLANS) >= _MAX_PLANS:  # schemas built on the fly must not grow it forever
-            _PLANS.clear()
-        hit = (schema, hints, _compile(schema, name, parent, entity, hints))
-        _PLANS[key] = hit
+        hit = (schema, hints, _compile(plans, schema, name, parent, entity, hints))
+        plans[key] = hit
     return hit[2]
 
 
-def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     if not isinstance(schema, dict):
         return lambda gen, index: draw_kind("tag", gen)
     if "const" in schema:
         const = schema["const"]
         return lambda gen, index: const
-    inner = _compile_value(schema, name, parent, entity, hints)
+    inner = _compile_value(plans, schema, name, parent, entity, hints)
     if not name:
         return inner
     snake_name = snake(name)
@@ -94,7 +99,7 @@ def _compile(schema: Any, name: str, parent: str, entity: str, hints: Mapping[st
     return echo_or_generate
 
 
-def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
+def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         return _compile_enum(enum, name, hints)
@@ -102,9 +107,9 @@ def _compile_value(schema: dict[str, Any], name: str, parent: str, entity: str, 
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
     if typ == "object":
-        return _compile_object(schema, name, entity, hints)
+        return _compile_object(plans, schema, name, entity, hints)
     if typ == "array":
-        return _compile_array(schema, name, entity, hints)
+        return _compile_array(plans, schema, name, entity, hints)
     if typ == "boolean":
         return _compile_boolean(name)
     if typ == "null":
@@ -175,14 +180,14 @@ def _compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:
     return number
 
 
-def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
+def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
     props = schema.get("properties") or {}
     if not props:
         if schema.get("additionalProperties", True) is not False:
             return lambda gen, index: {"value": draw_kind("tag", gen)}
         return lambda gen, index: {}
     # Only the time axis of a series item steps with the item index; other dates stay random.
-    children = tuple((k, plan_for(sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
+    children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     rules = invariants.rules_for(props)
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
@@ -200,7 +205,7 @@ def _compile_object(schema: dict[str, Any], name: str, entity: str, hints: Mappi
     return record
 
 
-def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
+def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
     lo = int(schema.get("minItems", 0))
     hi = int(schema.get("maxItems", 10_000))
     items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {"type": "string"}
@@ -211,7 +216,7 @@ def _compile_array(schema: dict[str, Any], name: str, entity: str, hints: Mappin
     # A scalar item takes the hint written for its array ("skills": "skill") when its
     # singular name has none.
     item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
-    child = plan_for(items, item_name, name, entity, hints)
+    child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds

@@ -105,39 +105,39 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     context = {**short_values(row.data.get(QUERY_KEY) or {}), **known, **short_values(args)}
     gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
-                     current=reports_current(spec))
+                     current=reports_current(spec), plans=ctx.plans)
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base
-    return overlay(base, schema, row.data)
+    return overlay(base, schema, row.data, ctx.validators)
 
 
-def overlay(base: dict[str, Any], schema: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+def overlay(base: dict[str, Any], schema: dict[str, Any], data: dict[str, Any], validators: ValidatorCache) -> dict[str, Any]:
     props = properties_of(schema)
     out = dict(base)
     for key, sub in props.items():
-        if key in data and fits(data[key], sub):
+        if key in data and fits(data[key], sub, validators):
             out[key] = data[key]
         elif isinstance(sub, dict) and sub.get("type") == "object" and isinstance(out.get(key), dict):
             # One nested level: detail APIs often wrap the entity ({"show": {...}}).
             if any(k in data for k in properties_of(sub)):
-                out[key] = overlay(out[key], sub, data)
+                out[key] = overlay(out[key], sub, data, validators)
     return out
 
 
-_CONTAINER_VALIDATORS: dict[int, tuple[dict[str, Any], Draft202012Validator]] = {}
+# Validators by id(schema), kept by the schemas' owner like the plans (``SimContext.validators``);
+# an entry holds its schema, so the id can't be reused while it exists.
+ValidatorCache = dict[int, tuple[dict[str, Any], Draft202012Validator]]
 
 
-def fits(value: Any, schema: Any) -> bool:
+def fits(value: Any, schema: Any, validators: ValidatorCache) -> bool:
     if not isinstance(schema, dict):
         return False
     if not isinstance(value, (list, dict)):
         return fits_schema(value, schema)
-    # Catalog schemas live as long as the process, so validators are cached by identity.
-    hit = _CONTAINER_VALIDATORS.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        hit = (schema, Draft202012Validator(schema))
-        _CONTAINER_VALIDATORS[id(schema)] = hit
+    hit = validators.get(id(schema))
+    if hit is None:
+        hit = validators[id(schema)] = (schema, Draft202012Validator(schema))
     return hit[1].is_valid(value)
 
 

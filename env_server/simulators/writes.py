@@ -27,6 +27,7 @@ from env_server.simulators.rows import (
     STATE_KEY,
     STATUS_CREATED,
     StateHandle,
+    ValidatorCache,
     entity_prefix,
     fits,
     id_field_of,
@@ -44,9 +45,9 @@ def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: St
     # dates) is the booking's too.
     context = {k: v for row in referenced for k, v in (row.data.get(QUERY_KEY) or {}).items()}
     out = simulate_generic(spec, {**context, **args}, ctx) if context else simulate_generic(spec, args, ctx)
-    _inherit(out, spec.output_schema, referenced, args)
+    _inherit(out, spec.output_schema, referenced, args, ctx.validators)
     idf = id_field_of(spec.output_schema, spec)
-    _assign_id(spec, args, out, idf, handle)
+    _assign_id(spec, args, out, idf, handle, ctx.validators)
     _set_status(out, spec.output_schema, STATUS_CREATED)
     _stamp(out, spec.output_schema, ctx)
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
@@ -74,12 +75,13 @@ def _referenced_rows(spec: ToolSpec, args: dict[str, Any], handle: StateHandle) 
     return referenced
 
 
-def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: str, handle: StateHandle) -> None:
+def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: str, handle: StateHandle,
+               validators: ValidatorCache) -> None:
     """The caller's own id (an alias; 409 if taken), or a fresh one its readers accept."""
     world, entity, ns = handle.world, spec.profile.entity, spec.family
     id_schema = properties_of(spec.output_schema).get(idf, {"type": "string"})
     chosen = args.get(idf)
-    if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and fits(chosen, id_schema):
+    if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and fits(chosen, id_schema, validators):
         existing = world.get(ns, entity, str(chosen))
         if existing is not None and existing.data.get(STATE_KEY) != "deleted":
             raise ToolCallError(f"{entity.replace('_', ' ')} '{chosen}' already exists (409).")
@@ -95,19 +97,20 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
 _NOT_INHERITED = frozenset({"status", "created_at", "updated_at", "id"})
 
 
-def _inherit(out: dict[str, Any], schema: dict[str, Any], referenced: list[RowState], args: dict[str, Any]) -> None:
+def _inherit(out: dict[str, Any], schema: dict[str, Any], referenced: list[RowState], args: dict[str, Any],
+             validators: ValidatorCache) -> None:
     """A booking of a show carries the show's title, venue, currency …, and a total that adds up."""
     props = properties_of(schema)
     by_snake = {snake(k): k for k in props}
     for row in referenced:
         for name, value in row.data.items():
             key = name if name in props else by_snake.get(snake(name), "")  # carrierCode -> carrier_code
-            if key and key not in args and key not in _NOT_INHERITED and fits(value, props[key]):
+            if key and key not in args and key not in _NOT_INHERITED and fits(value, props[key], validators):
                 out[key] = value
         qty, price = args.get("quantity"), row.data.get("price")
         if isinstance(qty, int) and isinstance(price, (int, float)) and not isinstance(price, bool):
             for key in ("total_price", "total", "amount", "total_amount"):
-                if key in props and fits(round(qty * price, 2), props[key]):
+                if key in props and fits(round(qty * price, 2), props[key], validators):
                     out[key] = round(qty * price, 2)
                     break
 
@@ -178,7 +181,7 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     out = project(spec, spec.output_schema, row, eid, ctx, args)
     idf = id_field_of(spec.output_schema, spec)
     id_schema = properties_of(spec.output_schema).get(idf)
-    if isinstance(id_schema, dict) and fits(args[id_param], id_schema):
+    if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators):
         out[idf] = args[id_param]
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)

@@ -21,7 +21,9 @@ from env_server.catalog.loaders import MCP_NAME_RE
 from env_server.catalog.models import Operation, SourceFormat, ToolSpec
 from env_server.errors import ToolCallError
 from env_server.simulators import SimContext, simulate
+from env_server.simulators.plans import PlanCache
 from env_server.simulators.records import default_facts
+from env_server.simulators.rows import ValidatorCache
 from env_server.simulators.values import LEGACY_HINTS, known_kind
 from env_server.specs.samples import sample_arguments
 from env_server.validation import ArgumentValidator
@@ -230,6 +232,8 @@ def _simulation_problems(spec: ToolSpec) -> list[SpecProblem]:
     problems: list[SpecProblem] = []
     arg_validator = ArgumentValidator(spec.name, spec.input_schema)
     out_validator = Draft202012Validator(spec.output_schema)
+    plans: PlanCache = {}  # this check's own: the spec's schemas compile once for its variants
+    validators: ValidatorCache = {}
     for variant in range(SAMPLE_VARIANTS):
         args = sample_arguments(spec, variant)
         bad_args = arg_validator.problems(args)
@@ -237,7 +241,7 @@ def _simulation_problems(spec: ToolSpec) -> list[SpecProblem]:
             problems.append(SpecProblem(spec.name, "error", f"sample arguments v{variant} invalid: {bad_args[0]}"))
             continue
         try:
-            result = simulate(spec, args, SimContext())
+            result = simulate(spec, args, SimContext(plans=plans, validators=validators))
         except ToolCallError:
             continue
         error = next(iter(out_validator.iter_errors(result)), None)
