@@ -27,7 +27,6 @@ session) are such routes: a fork's world holds the gold observations the session
 A session that does not exist (never created, or a deleted scenario session) is 404 on every
 route, ``/sessions/{id}/mcp`` included (with a JSON-RPC error body the MCP client surfaces).
 ``settings.rl_plane=False`` leaves out the ``/v1/envs`` router.
-carry no token, :func:`build_app` generates one and stores it there.
 
 Request bodies are capped: ``/v1/...`` at ``max_rest_body_bytes`` (``body_limit.py``), MCP
 at ``max_mcp_body_bytes`` (the SDK's own check); both answer 413.
@@ -209,7 +208,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         return {"status": "ok", "version": app.version, "mcp_version": _MCP_VERSION, "tools": len(env.catalog),
                 "catalogs": len(env.catalog.sources), "groups": len(env.catalog.groups)}
 
-    @app.post("/v1/sessions", status_code=201, responses=error_responses(401, 404, 409, 422))
+    @app.post("/v1/sessions", status_code=201, responses=error_responses(404, 409, 422))
     async def create_session(body: SessionCreateRequest) -> SessionCreateResult | ScenarioSessionCreated:
         if body.scenario_id is not None:
             if (body.tools or body.group is not None or body.today is not None or body.session_id or body.label
