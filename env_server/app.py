@@ -14,8 +14,9 @@ Routes:
 * ``DELETE /v1/sessions/{id}``      delete the session, its world and its call log (204)
 * ``GET  /v1/health``             liveness, counts and versions (no filesystem paths)
 
-Every route refuses a foreign ``Host`` (421) or ``Origin`` (403), see ``http_guard.py``;
-the MCP routes answer ``GET`` and ``DELETE`` with 405.
+Every request enters through the front door (``front_door.py``): a foreign ``Host`` (421)
+or ``Origin`` (403) is refused on every route, MCP requests go straight to the MCP chain
+(``GET`` and ``DELETE`` there answer 405), and ``/v1/...`` bodies are capped.
 
 ``POST /v1/sessions`` with a ``scenario_id`` creates a live scenario session instead (same
 body and answer as ``POST /v1/scenario-sessions``, see ``orchestrator/api.py``). Routes that
@@ -47,16 +48,14 @@ from mcp.server.streamable_http_manager import (
     StreamableHTTPSessionManager,
 )
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
-from starlette.responses import JSONResponse
-from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from env_server.body_limit import RestBodyLimit
 from env_server.config import FREE_SESSION
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
-from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
-from env_server.http_guard import HostOriginGuard, security_settings
+from env_server.errors import SessionConflictError, SessionError
+from env_server.front_door import FrontDoor
+from env_server.http_guard import security_settings
 from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
 from env_server.orchestrator.api import (
     DistractorCount,
@@ -147,26 +146,20 @@ class ForkRequest(BaseModel):
 _OPTIONAL_FORK_BODY = Body(default_factory=ForkRequest)
 
 
-class KnownSessionsOnly:
-    """ASGI wrapper of the MCP endpoint: ``/sessions/{id}/mcp`` of a session that does not
-    exist is a 404 (never served, never logged), with a JSON-RPC error the MCP client shows."""
+class ToolenvApp(FastAPI):
+    """FastAPI for the REST plane, entered through the front door (``front_door.py``), which
+    routes MCP requests around FastAPI's middleware and router."""
 
-    def __init__(self, env: ToolEnvironment, app: ASGIApp) -> None:
-        self.env = env
-        self.app = app
+    front_door: ASGIApp | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        session_id = scope.get("path_params", {}).get("session_id")
-        if session_id is not None:
-            try:
-                self.env.view(session_id)
-            except UnknownSessionError as exc:
-                body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": str(exc)}}
-                await JSONResponse(body, status_code=404)(scope, receive, send)
-                return
-            except SessionError:
-                pass  # e.g. tools missing from the catalog: the handlers answer with a JSON-RPC error
-        await self.app(scope, receive, send)
+        if self.front_door is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.front_door(scope, receive, send)
+
+    async def serve_rest(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await super().__call__(scope, receive, send)
 
 
 def build_app(env: ToolEnvironment) -> FastAPI:
@@ -186,18 +179,16 @@ def build_app(env: ToolEnvironment) -> FastAPI:
         finally:
             env.close()
 
-    app = FastAPI(title="toolenv", version="0.1.0", lifespan=lifespan, responses=APP_ERRORS)
-    # Host/Origin checks for every route (MCP and REST), one rule: see http_guard.py.
-    app.add_middleware(HostOriginGuard,
-                       settings=security_settings(env.settings.allowed_hosts, env.settings.allowed_origins))
-    app.add_middleware(RestBodyLimit, max_bytes=env.settings.max_rest_body_bytes)
+    app = ToolenvApp(title="toolenv", version="0.1.0", lifespan=lifespan, responses=APP_ERRORS)
     # Control-plane routes are async on purpose: they run on the event loop, like the MCP
     # handlers, so session state is only ever touched from one thread.
-    endpoint = KnownSessionsOnly(env, EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size))
-    for path in ("/mcp", "/sessions/{session_id}/mcp"):
-        # POST only: stateless JSON responses have no server-to-client stream to GET and no
-        # session to DELETE, so both get 405 with 'Allow: POST' (a GET stream never closed).
-        app.router.routes.append(Route(path, endpoint=endpoint, methods=["POST"]))
+    app.front_door = FrontDoor(
+        rest=app.serve_rest,
+        mcp=EnvelopeGuard(StreamableHTTPASGIApp(manager), manager.max_request_body_size),
+        env=env,
+        security=security_settings(env.settings.allowed_hosts, env.settings.allowed_origins),
+        max_rest_body_bytes=env.settings.max_rest_body_bytes,
+    )
     app.include_router(build_scenario_router(env))
     if env.settings.rl_plane:
         app.include_router(build_env_router(env))

@@ -11,21 +11,17 @@ script, in ``Origin``), so the server accepts only the names it is known by:
   **403 Forbidden**.
 
 The rule itself is the SDK's (``mcp.server.transport_security``, the check its own
-``streamable_http_app`` applies to loopback servers); :class:`HostOriginGuard` applies it to
-the whole ASGI app, so the MCP and REST planes cannot drift apart.
+``streamable_http_app`` applies to loopback servers); the front door (``front_door.py``) applies it
+to every request, so the MCP and REST planes cannot drift apart.
 """
 
 from __future__ import annotations
 
 import ipaddress
 
-from mcp.server.transport_security import (
-    TransportSecurityMiddleware,
-    TransportSecuritySettings,
-)
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 SHOWN_HEADER_CHARS = 200
@@ -62,24 +58,8 @@ def is_loopback(bind_host: str) -> bool:
         return False
 
 
-class HostOriginGuard:
-    """ASGI middleware: refuse an HTTP request whose Host or Origin is not allowed."""
-
-    def __init__(self, app: ASGIApp, settings: TransportSecuritySettings) -> None:
-        self.app = app
-        self._rule = TransportSecurityMiddleware(settings)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            request = Request(scope)
-            refused = await self._rule.validate_request(request, is_post=False)
-            if refused is not None:
-                await _refusal(request, refused.status_code)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
-def _refusal(request: Request, status: int) -> JSONResponse:
+def refusal(request: Request, status: int) -> JSONResponse:
+    """The 421 (Host) or 403 (Origin) answer, naming the flag that widens the rule."""
     if status == 421:
         host = request.headers.get("host", "")[:SHOWN_HEADER_CHARS]
         detail = (f"Host {host!r} is not served here (DNS-rebinding protection); "

@@ -62,6 +62,7 @@ PARTS = {
     "env_server.envelopes": "server",
     "env_server.http_guard": "server",
     "env_server.body_limit": "server",
+    "env_server.front_door": "server",
     "env_server.app": "server",
     "env_server.runner": "server",
     "env_server.cli": "cli",

@@ -68,6 +68,11 @@ def test_deleting_a_session_frees_its_memory_and_rows_and_its_id_answers_404(bui
                     await client.call_tool("ticketmaster_list_bookings", {})
 
         anyio.run(call_deleted)
+        # Naming it in the X-Toolenv-Session header on /mcp is the same 404 (it was a 200 with
+        # a JSON-RPC error before the front door checked headers too).
+        named = http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                          headers={"X-Toolenv-Session": "vegas", "Accept": "application/json, text/event-stream"})
+        assert named.status_code == 404 and "unknown session 'vegas'" in named.json()["error"]["message"]
         assert len(http.get("/v1/sessions/vegas_fork/calls").json()) == 2  # a fork keeps its own copy
     assert _rows_of(db, "vegas") == {}
     fork_rows = _rows_of(db, "vegas_fork")
