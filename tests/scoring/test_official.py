@@ -88,7 +88,7 @@ def test_official_result_file_scores_like_the_direct_pipeline(official_tree: Pat
     direct = compute_official_metrics(
         [run_session(session_a(), oracle_steps), run_session(session_b(), wrong_chat_agent)], "toy-model"
     )
-    direct["total_info"]["session"] = {"accuracy": 0.3333, "correct_count": 1, "total_count": 3}
+    direct["total_info"]["session"] = {"accuracy": 1 / 3, "correct_count": 1, "total_count": 3}
     assert metrics == direct
 
 
