@@ -91,5 +91,5 @@ def _sdk_call(call: dict[str, Any]) -> dict[str, Any]:
     fn = call.get("function")
     if isinstance(fn, dict):
         fn = {**{k: fn[k] for k in ("arguments", "name") if k in fn}, **fn}
-    head = {k: (fn if k == "function" else call[k]) for k in ("id", "function", "type") if k in call}
+    head: dict[str, Any] = {k: (fn if k == "function" else call[k]) for k in ("id", "function", "type") if k in call}
     return {**head, **{k: v for k, v in call.items() if k not in head}}
