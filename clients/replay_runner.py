@@ -24,10 +24,15 @@ Run directory (``<out>/<run name>/``):
 * ``data/Wild-Tool-Bench.jsonl``: the scenarios in the official dataset layout. Line k holds
   ``wild_tool_bench_k`` (ids are renumbered in run order; the scenario's own id is kept in
   ``toolenv_scenario_id``), with the tools the model was offered as ``english_tools``;
-* ``result/<model>/Wild-Tool-Bench_result.jsonl``: the official result layout (doc 3.4), one
-  line per scenario ``{"id", "model_name", "scenario_id", "result": [task record, ...]}`` or
-  ``{"id", "scenario_id", "result": "Error during inference: ..."}``. ``toolenv score official``
-  scores it and finds the dataset file by itself;
+* ``result/<model>/Wild-Tool-Bench_result.jsonl``: the official result layout (doc 3.4) field for
+  field, one line per scenario ``{"id", "model_name", "result": [task record, ...]}`` or
+  ``{"id", "result": "Error during inference: ..."}``. ``toolenv score official`` scores it and
+  finds the dataset file by itself. Task records keep the official key order (labels,
+  ``inference_log``, then latency and token counts); ``begin_of_current_task`` is the user message
+  object; ``inference_answer`` carries observations only for the pseudo-actions (the question and
+  user reply of an ask, the final answer's text) and lists every candidate, duplicates included;
+* ``scenario_ids.json``: the sidecar ``{official id: scenario id}`` (the result file has no
+  ``scenario_id`` key);
 * ``summary.json``: the live runner's summary keys plus ``"protocol": "replay"`` and
   ``"per_task": {scenario_id: [label, ...]}`` (labels from the runner's own matcher + grader).
 """
@@ -49,6 +54,7 @@ from typing import Any
 import anyio
 
 from clients.agent_runner import RunConfig
+from clients.replay_log import answer_log, sdk_message
 from clients.replay_models import ReplayModel, ReplayTurn, replay_model_for
 from env_server.catalog import Catalog
 from env_server.orchestrator import (
@@ -62,13 +68,10 @@ from env_server.orchestrator import (
 from env_server.scoring import (
     ASK,
     DATA_FILE,
-    MAX_LOGGED_CANDIDATES,
     PREPARE,
-    GoldTask,
     PathEngine,
     PredictedCall,
     PredictedStep,
-    StepRecord,
     StepStatus,
     TaskMatcher,
     rewrite_float_types,
@@ -78,6 +81,7 @@ from env_server.scoring import (
 logger = logging.getLogger(__name__)
 
 RESULT_FILE = "Wild-Tool-Bench_result.jsonl"
+SCENARIO_IDS_FILE = "scenario_ids.json"
 HISTORY_ID_PREFIX = "toolu_bdrk_"
 _ID_ALPHABET = string.ascii_letters + string.digits
 
@@ -108,7 +112,7 @@ def gold_history(spec: ScenarioSpec, upto: int) -> list[dict[str, Any]]:
     """The gold messages of tasks ``0 .. upto-1`` (doc 3.1, ``_add_action_observation``)."""
     rng = random.Random(f"{spec.id}:history")
     messages: list[dict[str, Any]] = []
-    for j in range(upto):
+    for j in range(upto):  # key orders as the official code builds them (calls: type, function, id)
         gold = gold_task(spec.tasks[j], j, [])
         messages.append({"role": "user", "content": spec.tasks[j].user_message})
         for step in PathEngine.from_task(gold).first_optimal_path():
@@ -122,14 +126,14 @@ def gold_history(spec: ScenarioSpec, upto: int) -> list[dict[str, Any]]:
                 continue
             ids = [_history_id(rng) for _ in step]
             messages.append({"role": "assistant", "content": "", "tool_calls": [
-                {"id": call_id, "type": "function", "function": {
+                {"type": "function", "function": {
                     "name": gold.nodes[i].name,
-                    "arguments": json.dumps(gold.nodes[i].arguments, ensure_ascii=False)}}
+                    "arguments": json.dumps(gold.nodes[i].arguments, ensure_ascii=False)}, "id": call_id}
                 for call_id, i in zip(ids, step, strict=True)
             ]})
             for call_id, i in zip(ids, step, strict=True):  # content JSON-encoded once more (doc 3.1)
-                messages.append({"role": "tool", "tool_call_id": call_id,
-                                 "content": json.dumps(gold.nodes[i].observation, ensure_ascii=False)})
+                messages.append({"role": "tool", "content": json.dumps(gold.nodes[i].observation, ensure_ascii=False),
+                                 "tool_call_id": call_id})
     return messages
 
 
@@ -148,30 +152,6 @@ def _predicted_step(message: dict[str, Any]) -> PredictedStep:
     return PredictedStep(content=content if isinstance(content, str) else None, calls=tuple(calls))
 
 
-def _candidate(task: GoldTask, nodes: Sequence[int]) -> dict[str, Any]:
-    ordered = sorted(nodes, key=lambda i: task.nodes[i].name)
-    entry: dict[str, Any] = {"action": [{"arguments": task.nodes[i].arguments_json(), "name": task.nodes[i].name}
-                                        for i in ordered]}
-    first = task.nodes[ordered[0]] if ordered else None
-    if first is not None and first.name == ASK:
-        entry["observation"] = first.observation
-        entry["user_input"] = first.user_input
-    else:
-        entry["observation"] = [task.nodes[i].observation for i in ordered]
-    return entry
-
-
-def _answer_log(matcher: TaskMatcher, record: StepRecord) -> dict[str, Any] | None:
-    if record.name_ok:
-        return {"candidate_0_answer_function_list": _candidate(matcher.task, record.gold_nodes)}
-    if record.status is not StepStatus.NAME_MISMATCH:
-        return None  # empty output, parse failure, no candidate entry: the official log has none
-    moves = list(matcher.cursor.candidates())[:MAX_LOGGED_CANDIDATES]
-    if not moves:
-        return None
-    return {f"candidate_{i}_answer_function_list": _candidate(matcher.task, m.step) for i, m in enumerate(moves)}
-
-
 @dataclass
 class TaskRun:
     record: dict[str, Any]
@@ -188,7 +168,7 @@ async def replay_task(spec: ScenarioSpec, index: int, tools: list[dict[str, Any]
         *gold_history(spec, index),
         {"role": "user", "content": user_message},
     ]
-    log: dict[str, Any] = {"task_idx": index, "begin_of_current_task": user_message}
+    log: dict[str, Any] = {"task_idx": index, "begin_of_current_task": copy.deepcopy(messages[-1])}
     latency: list[float] = []
     input_tokens: list[int] = []
     output_tokens: list[int] = []
@@ -201,7 +181,7 @@ async def replay_task(spec: ScenarioSpec, index: int, tools: list[dict[str, Any]
         latency.append(round(time.perf_counter() - started, 4))
         input_tokens.append(reply.input_tokens)
         output_tokens.append(reply.output_tokens)
-        message = reply.message
+        message = sdk_message(reply.message)
         step = _predicted_step(message)
         record = matcher.submit(step)
         output: dict[str, Any] = {
@@ -213,30 +193,29 @@ async def replay_task(spec: ScenarioSpec, index: int, tools: list[dict[str, Any]
         if record.reason:
             output["error_reason"] = record.reason
         entry: dict[str, Any] = {"inference_input": logged_input, "inference_output": output}
-        answer = _answer_log(matcher, record)
+        answer = answer_log(matcher, record)
         if answer is not None:
             entry["inference_answer"] = answer
         log[f"step_{step_index}"] = entry
         if record.status is StepStatus.CALLS_MATCHED:
-            assistant: dict[str, Any] = {"role": "assistant", "content": message.get("content"),
-                                         "tool_calls": message.get("tool_calls")}
+            assistant: dict[str, Any] = {"role": "assistant"}
             if message.get("reasoning_content") is not None:
                 assistant["reasoning_content"] = message["reasoning_content"]
-            messages.append(assistant)
+            messages.append({**assistant, "content": message.get("content"), "tool_calls": message.get("tool_calls")})
             # Observations in name-sorted gold order under the model's ids in the model's order (doc 3.2).
             for call, observation in zip(step.calls, matcher.observations(record), strict=False):
                 content = observation if isinstance(observation, str) else json.dumps(observation, ensure_ascii=False)
-                messages.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+                messages.append({"role": "tool", "content": content, "tool_call_id": call.call_id})
         elif record.status is StepStatus.ASKED:
             messages.append({"role": "assistant", "content": step.content})
             messages.append({"role": "user", "content": matcher.user_reply(record) or ""})
     task_record = {
         "action_name_label": "correct" if matcher.succeeded else "error",
         "is_optimal": matcher.is_optimal,
+        "inference_log": log,
         "latency": latency,
         "input_token_count": input_tokens,
         "output_token_count": output_tokens,
-        "inference_log": log,
     }
     return TaskRun(task_record, matcher)
 
@@ -257,9 +236,9 @@ async def replay_scenario(spec: ScenarioSpec, official: str, tools: list[dict[st
     except Exception as exc:  # boundary: one failed scenario must not stop the run
         logger.exception("replay of %s failed", spec.id)
         message = f"Error during inference: {type(exc).__name__}: {exc}"
-        return ScenarioRun(spec.id, {"id": official, "scenario_id": spec.id, "result": message}, error=message)
+        return ScenarioRun(spec.id, {"id": official, "result": message}, error=message)
     labels = [score_matcher(r.matcher).correct for r in runs]
-    line = {"id": official, "model_name": model_name, "scenario_id": spec.id, "result": [r.record for r in runs]}
+    line = {"id": official, "model_name": model_name, "result": [r.record for r in runs]}
     return ScenarioRun(spec.id, line, labels, [t.task_type.value for t in spec.tasks])
 
 
@@ -323,6 +302,8 @@ async def run_replay(
     ids = [official_id(k) for k in range(len(scenarios))]
     data_path.write_text("".join(json.dumps(dataset_line(s, i, t), ensure_ascii=False) + "\n"
                                  for s, i, t in zip(scenarios, ids, tools, strict=True)), encoding="utf-8")
+    (run_dir / SCENARIO_IDS_FILE).write_text(json.dumps(
+        {i: s.id for i, s in zip(ids, scenarios, strict=True)}, indent=2) + "\n", encoding="utf-8")
     (run_dir / "config.json").write_text(json.dumps({
         "run": config.run_name(), "protocol": "replay", "agent": config.agent, "model": config.model,
         "base_url": config.base_url, "scenarios": [s.id for s in scenarios], "concurrency": config.concurrency,

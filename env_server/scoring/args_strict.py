@@ -106,7 +106,11 @@ def _fail(kind: ArgErrorKind, message: str) -> ArgCheck:
 def _schema_error(kind: ArgErrorKind, text: str, depth: int, q: StrictQuirks) -> ArgCheck:
     """Root-level problems get plain labels; deeper ones "nested" (top-level values too, by quirk)."""
     nested = depth >= (1 if q.nested_labels_for_top_level_values else 2)
-    return _fail(kind, f"error_schema: {'nested ' if nested else ''}{text}")
+    if not nested:
+        return _fail(kind, f"error_schema: {text}")
+    if text.startswith("required "):  # the official wording: "required nested args missing"
+        return _fail(kind, f"error_schema: required nested {text.removeprefix('required ')}")
+    return _fail(kind, f"error_schema: nested {text}")
 
 
 def _type_ok(value: Any, type_name: str, q: StrictQuirks) -> bool:
@@ -192,6 +196,18 @@ def validate_arguments(parameters: dict[str, Any] | None, pred: Any, q: StrictQu
     return validate_value(pred, root, q, 0)
 
 
+def _at(path: str) -> str:
+    """The official location suffix: `` at '<path>'``, or nothing at the root."""
+    return f" at '{path}'" if path else ""
+
+
+def _keys_detail(missing: list[str], extra: list[str]) -> str:
+    """Only the non-empty sides, missing first. The official code lists a set (its order varies
+    between processes for two or more keys); we keep gold order for missing, prediction order for extra."""
+    parts = [f"{label}: {keys}" for label, keys in (("missing", missing), ("extra", extra)) if keys]
+    return ", ".join(parts)
+
+
 def compare_strings(pred: str, gold: str, path: str, q: StrictQuirks = OFFICIAL) -> ArgCheck:
     """The four string rules: exact, folded, short-string edit ratio, ROUGE-L >= 0.7."""
     if pred == gold:
@@ -201,7 +217,7 @@ def compare_strings(pred: str, gold: str, path: str, q: StrictQuirks = OFFICIAL)
     if len(gold) < SHORT_STRING_LIMIT:
         ratio = difflib.SequenceMatcher(None, pred, gold).ratio()
         if ratio < EDIT_RATIO_THRESHOLD:
-            return _fail(ArgErrorKind.STRING_EDIT, f"error_match: string mismatch at '{path}' (edit score: {ratio:.4f})")
+            return _fail(ArgErrorKind.STRING_EDIT, f"error_match: string similarity too low{_at(path)} (edit score: {ratio:.2f})")
         if not q.short_string_ratio_only_fails:
             return PASS
     if has_cjk(pred) or has_cjk(gold):
@@ -209,23 +225,23 @@ def compare_strings(pred: str, gold: str, path: str, q: StrictQuirks = OFFICIAL)
     try:
         score = summary_rouge_l(pred, gold, q.rouge)
     except RougeError:
-        return _fail(ArgErrorKind.ROUGE_FAILED, f"error_match: rouge calculation failed at '{path}'")
+        return _fail(ArgErrorKind.ROUGE_FAILED, f"error_match: rouge calculation failed{_at(path)}")
     if score < ROUGE_THRESHOLD:
-        return _fail(ArgErrorKind.STRING_ROUGE, f"error_match: string mismatch at '{path}' (rouge score: {score:.4f})")
+        return _fail(ArgErrorKind.STRING_ROUGE, f"error_match: string similarity too low{_at(path)} (rouge score: {score:.2f})")
     return PASS
 
 
 def compare_values(pred: Any, gold: Any, path: str = "", q: StrictQuirks = OFFICIAL) -> ArgCheck:
     """Step 2 of the strict check: recursive comparison with identical Python types."""
-    where = path or "$"
+    where = _at(path)
     if type(pred) is not type(gold):
-        return _fail(ArgErrorKind.MATCH_TYPE, f"error_match: value type inconsistent at '{where}'")
+        return _fail(ArgErrorKind.MATCH_TYPE, f"error_match: value type inconsistent{where}")
     if isinstance(gold, dict):
         missing = [k for k in gold if k not in pred]
         extra = [k for k in pred if k not in gold]
         if missing or extra:
             kind = ArgErrorKind.KEYS_EXTRA if extra else ArgErrorKind.KEYS_MISSING
-            return _fail(kind, f"error_match: args keys mismatch at '{where}' (missing: {missing}, extra: {extra})")
+            return _fail(kind, f"error_match: args keys mismatch{where} ({_keys_detail(missing, extra)})")
         for key in gold:
             result = compare_values(pred[key], gold[key], f"{path}.{key}" if path else key, q)
             if not result.ok:
@@ -233,16 +249,16 @@ def compare_values(pred: Any, gold: Any, path: str = "", q: StrictQuirks = OFFIC
         return PASS
     if isinstance(gold, list):
         if len(pred) != len(gold):
-            return _fail(ArgErrorKind.ARRAY_LENGTH, f"error_match: array length mismatch at '{where}'")
+            return _fail(ArgErrorKind.ARRAY_LENGTH, f"error_match: array length mismatch{where}")
         for i, (p, g) in enumerate(zip(pred, gold, strict=True)):
             result = compare_values(p, g, f"{path}[{i}]", q)
             if not result.ok:
                 return result
         return PASS
     if isinstance(gold, str):
-        return compare_strings(pred, gold, where, q)
+        return compare_strings(pred, gold, path, q)
     if pred != gold:
-        return _fail(ArgErrorKind.VALUE_MISMATCH, f"error_match: value mismatch at '{where}'")
+        return _fail(ArgErrorKind.VALUE_MISMATCH, f"error_match: value mismatch{where}")
     return PASS
 
 
@@ -270,5 +286,5 @@ def check_call_strict(
         return schema_result
     ok, gold = parse_arguments(gold_arguments)
     if not ok:
-        return _fail(ArgErrorKind.INVALID_JSON, "error: gold args invalid json format")
+        return _fail(ArgErrorKind.INVALID_JSON, "error: args invalid json format")  # the official text for either side
     return compare_values(pred, gold, "", q)

@@ -1,6 +1,7 @@
 """``score`` sub-commands: score results, print the tables, write reports and QAOA exports.
 
-* ``score official RESULT``: print the tables of an official result file (``--json`` metric file).
+* ``score official RESULT``: print the tables of an official result file; ``--out DIR`` writes the
+  official score and metric files byte for byte (our extras beside them), ``--json`` our report.
 * ``score report INPUT... --out DIR``: official result files or run directories; writes
   metrics.json, summary.md and report.html (one subdirectory per run and a comparison table
   when several inputs are given).
@@ -24,6 +25,7 @@ from env_server.errors import ToolenvError
 from env_server.scoring.grading import ArgsMode
 from env_server.scoring.models import GoldSession, ScoringError
 from env_server.scoring.official import score_official_report
+from env_server.scoring.official_files import EXTRAS_FILE, METRIC_FILE, SCORE_FILE, write_official_files
 from env_server.scoring.qaoa import QaoaSource, write_qaoa
 from env_server.scoring.report import ScoredRun, comparison_table, metrics_document, unique_names
 from env_server.scoring.report_files import write_comparison, write_reports
@@ -85,17 +87,25 @@ def score_official(
     result: Annotated[Path, typer.Argument(help="Official Wild-Tool-Bench_result.jsonl file.", exists=True)],
     data: Annotated[Path | None, typer.Option(help="Wild-Tool-Bench.jsonl (default: found beside the result).")] = None,
     mode: Annotated[ArgsMode, typer.Option(help="Argument checker: strict (current) or paper.")] = ArgsMode.STRICT,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Also write the metric JSON here.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write our report JSON here (the official "
+                                                  "metric keys plus paper definitions and error taxonomy).")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", "-o", help=f"Write {SCORE_FILE} and {METRIC_FILE} here, "
+                                                 f"byte for byte as the official scorer does, and our extras in "
+                                                 f"{EXTRAS_FILE} beside them.")] = None,
 ) -> None:
     """Score an official result file and print accuracy, OP/AP and error-taxonomy tables."""
+    options = ScoringOptions(mode=mode)
     try:
-        report = score_official_report(result, data, ScoringOptions(mode=mode))
+        report = score_official_report(result, data, options)
+        paths = write_official_files(result, out_dir, data, options) if out_dir is not None else None
     except ScoringError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     print_report(report)
     if json_out is not None:
         json_out.write_text(json.dumps(report, indent=4, ensure_ascii=False), encoding="utf-8")
+    if paths is not None:
+        out.print(f"wrote {paths['score']}, {paths['metric']} and {paths['extras']}")
 
 
 DataOpt = Annotated[

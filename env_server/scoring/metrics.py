@@ -5,8 +5,8 @@
 the error taxonomy (doc 6.4); the extra keys are labelled so nobody mistakes them for the
 official numbers.
 
-Resolved details: ratios are rounded to 4 decimals (as in the published metric files); a
-session whose inference crashed is skipped for every task bucket but counts, as incorrect, in the
+Resolved details: ratios are the plain quotient ``correct / total`` (never rounded, as the official
+metric file writes them; ``DIGITS`` is only for display); a session whose inference crashed is skipped for every task bucket but counts, as incorrect, in the
 session denominator (what the patched S2 scorer did: 1,008 tasks but 256 sessions).
 """
 
@@ -34,7 +34,7 @@ POSITIONS = ("0", "1", "2", "3")
 
 
 def _ratio(num: int, den: int) -> float:
-    return round(num / den, DIGITS) if den else 0.0
+    return num / den if den else 0.0
 
 
 class _Counts:

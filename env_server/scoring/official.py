@@ -102,7 +102,8 @@ def locate_dataset(result_path: Path) -> Path:
     raise ScoringError(f"dataset {DATA_FILE} not found next to {result_path}; pass its path explicitly")
 
 
-def _line_index(scenario_id: str) -> int:
+def line_index(scenario_id: str) -> int:
+    """The dataset line index k of ``wild_tool_bench_k`` (the part after the last underscore)."""
     try:
         return int(scenario_id.rsplit("_", 1)[1])
     except (IndexError, ValueError) as exc:
@@ -132,13 +133,19 @@ def _status(out: dict[str, Any], step: PredictedStep, is_last: bool, task_ok: bo
     return StepStatus.NAME_MISMATCH
 
 
+def step_keys(log: dict[str, Any]) -> list[str]:
+    """The ``step_<n>`` keys of an inference log, in step order."""
+    numbered = [(int(m.group(1)), k) for k in log if (m := _STEP_KEY.match(k))]
+    return [k for _, k in sorted(numbered)]
+
+
 def records_from_log(record: dict[str, Any]) -> list[StepRecord]:
     """Rebuild judged steps from one task record's ``inference_log``."""
     log = record.get("inference_log", {})
-    keys = sorted((int(m.group(1)), k) for k in log if (m := _STEP_KEY.match(k)))
+    keys = step_keys(log)
     task_ok = record.get("action_name_label") == "correct"
     out: list[StepRecord] = []
-    for pos, (_, key) in enumerate(keys):
+    for pos, key in enumerate(keys):
         entry = log[key]
         output = entry.get("inference_output", {}) or {}
         step = PredictedStep(content=output.get("content"), calls=tuple(_call(c) for c in output.get("tool_calls") or []))
@@ -209,7 +216,7 @@ def iter_result_lines(
     dataset = list(read_jsonl(data))
     for line in read_jsonl(result_path):
         scenario_id = str(line.get("id", ""))
-        k = _line_index(scenario_id)
+        k = line_index(scenario_id)
         if not 0 <= k < len(dataset) or dataset[k].get("id") != scenario_id:
             raise ScoringError(f"{scenario_id}: dataset line {k} does not hold this id")
         yield line, dataset[k]

@@ -26,6 +26,7 @@ from typing import Any
 from env_server.scoring.metrics import DIGITS, compute_report
 from env_server.scoring.models import GoldSession, GoldTask, TaskType
 from env_server.scoring.scorer import SessionScore, TaskScore
+from env_server.scoring.utc_runs import run_unitoolcall, utc_table
 
 METRICS_FILE = "metrics.json"
 SUMMARY_FILE = "summary.md"
@@ -39,6 +40,8 @@ EXTRA_KEYS: dict[str, str] = {
     "error_taxonomy": "shares of the paper's 9 error columns over failed tasks, plus fine-grained reasons (doc 6.4)",
     "instruction_transitions": "task accuracy by the number of task-type changes up to the task (paper Figure 7)",
     "task_labels": "one entry per scored task: correctness, labels and the taxonomy label of a failure",
+    "unitoolcall": "UniToolCall SP/FP/SPA/FPA per call, turn and conversation, the hop/turn breakdown, macro "
+                   "averages and prefix survival (sessions as dialogues, tasks as turns)",
     "extra_keys": "this legend",
 }
 
@@ -139,6 +142,7 @@ def metrics_document(run: ScoredRun) -> dict[str, Any]:
     doc = dict(run.report)
     doc["instruction_transitions"] = compute_transitions(run.sessions)
     doc["task_labels"] = task_label_rows(run.sessions)
+    doc["unitoolcall"] = run_unitoolcall(run)
     doc["extra_keys"] = EXTRA_KEYS
     return doc
 
@@ -187,6 +191,8 @@ def report_sections(doc: Mapping[str, Any]) -> list[tuple[str, Table]]:
     if "instruction_transitions" in doc:
         sections.append(("Accuracy by instruction transitions (category)",
                          bucket_table(doc["instruction_transitions"]["by_category"], "transitions")))
+    if "unitoolcall" in doc:
+        sections.append(("UniToolCall metrics (levels and hop/turn breakdown)", utc_table(doc["unitoolcall"])))
     return sections
 
 

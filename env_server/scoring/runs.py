@@ -27,7 +27,14 @@ def _queries(line: dict[str, Any], data_line: dict[str, Any]) -> list[str]:
     result = line.get("result")
     if not isinstance(result, list):
         return []
-    return [str((r.get("inference_log") or {}).get("begin_of_current_task") or "") for r in result]
+    return [_task_text((r.get("inference_log") or {}).get("begin_of_current_task")) for r in result]
+
+
+def _task_text(opening: Any) -> str:
+    """``begin_of_current_task`` is the user message ``{role, content}`` (older logs: its text)."""
+    if isinstance(opening, dict):
+        return str(opening.get("content") or "")
+    return str(opening or "")
 
 
 def load_official_run(

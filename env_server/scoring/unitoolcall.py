@@ -5,14 +5,28 @@ calls P and gold calls G: SP = 1 if |P| = |G| and every p has a name match; FP, 
 mean over p of the name, strict and flexible match indicators.
 
 Resolved ambiguities (README):
-* an empty P scores 0 on every metric; a unit with neither predicted nor gold calls is skipped;
-* a prediction matches if it matches *some* gold call of its unit (gold calls are not consumed);
-* call level: within each turn, predictions are paired one-to-one with gold calls of the same
-  normalized name (strict matches first); each pair, and each leftover call, is one unit;
+* **one-to-one**: each predicted call may cover at most one gold call of its turn (a maximum
+  bipartite matching per indicator), so a duplicate never masks a missing call;
+* **conversation level is per turn**: calls are matched only within their own turn, then pooled
+  over the dialogue; SP needs every turn to have |P| = |G| with all names matched;
+* **schema defaults**: with ``UtcConversation.schemas`` (tool name -> parameters), both sides get
+  the schema ``default`` of every property they omit, so an optional argument left out or added at
+  its default matches;
+* **empty P** scores 0 on every metric. **Empty turns** (no gold and no predicted calls): the paper's
+  formula divides by |P| = 0 and leaves them undefined; the published turn-level code returns zeros
+  for any turn without predicted calls and still counts it, so such a turn is a turn-level unit
+  scoring 0. Call level has no unit for it; a conversation counts once and scores 0 without calls;
+* **argument keys keep their case**: the paper normalizes tool names, dates, arrays, strings and
+  numbers, not keys (nested keys included);
 * the semantic (flexible) rule needs equal argument keys and, per value, either a rule match or
   token ROUGE-L >= 0.7 on the lowercased text forms;
-* prefix survival counts a turn as correct when its turn-level SP and SPA are both 1, over the
-  dialogues that have at least k turns.
+* call level: within each turn, predictions are paired one-to-one with gold calls of the same
+  normalized name (strict matches first); each pair, and each leftover call, is one unit;
+* **breakdown**: single-hop / multi-hop over turns (a turn with two or more gold calls is
+  multi-hop; turn-level metrics) and single-turn / multi-turn over dialogues (conversation-level
+  metrics), as the paper reports them;
+* prefix survival counts a turn as correct when its turn-level SP and SPA are both 1 (a turn with
+  no calls on either side counts as correct there), over the dialogues that have at least k turns.
 """
 
 from __future__ import annotations
@@ -66,6 +80,8 @@ class UtcConversation(BaseModel):
     conversation_id: str = ""
     source: str = "default"
     turns: list[UtcTurn]
+    schemas: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Parameters schema per tool name; their ``default`` values fill omitted arguments."""
 
 
 def normalize_name(name: str) -> str:
@@ -110,7 +126,7 @@ def normalize_value(value: Any) -> Any:
     if isinstance(value, int | float):
         return float(value)
     if isinstance(value, dict):
-        return {str(k).lower(): normalize_value(v) for k, v in value.items()}
+        return {str(k): normalize_value(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [normalize_value(v) for v in value]
     if isinstance(value, str):
@@ -144,29 +160,87 @@ def flexible_match(pred: UtcCall, gold: UtcCall) -> bool:
     p, g = normalize_value(pred.arguments), normalize_value(gold.arguments)
     if set(p) != set(g):
         return False
-    pred_raw = {str(k).lower(): v for k, v in pred.arguments.items()}
-    gold_raw = {str(k).lower(): v for k, v in gold.arguments.items()}
+    pred_raw = {str(k): v for k, v in pred.arguments.items()}
+    gold_raw = {str(k): v for k, v in gold.arguments.items()}
     return all(
         p[k] == g[k] or token_rouge_l(_text(pred_raw[k]), _text(gold_raw[k]), lowercase=True) >= SEMANTIC_THRESHOLD
         for k in g
     )
 
 
-def score_unit(predicted: Sequence[UtcCall], gold: Sequence[UtcCall]) -> dict[str, float]:
-    """SP, FP, SPA, FPA of one evaluation unit."""
-    if not predicted:
+Match = Callable[[UtcCall, UtcCall], bool]
+
+
+def _names_match(pred: UtcCall, gold: UtcCall) -> bool:
+    return normalize_name(pred.name) == normalize_name(gold.name)
+
+
+def covered(predicted: Sequence[UtcCall], gold: Sequence[UtcCall], match: Match) -> list[bool]:
+    """Which predictions get a gold call of their own: a maximum one-to-one matching (augmenting paths)."""
+    owner: dict[int, int] = {}  # gold index -> prediction index
+
+    def place(p: int, seen: set[int]) -> bool:
+        for g in range(len(gold)):
+            if g in seen or not match(predicted[p], gold[g]):
+                continue
+            seen.add(g)
+            if g not in owner or place(owner[g], seen):
+                owner[g] = p
+                return True
+        return False
+
+    for p in range(len(predicted)):
+        place(p, set())
+    hits = set(owner.values())
+    return [p in hits for p in range(len(predicted))]
+
+
+Indicators = tuple[list[bool], list[bool], list[bool], bool]
+"""Per prediction: name, strict and flexible coverage; and whether |P| = |G| with every name covered."""
+
+
+def indicators(predicted: Sequence[UtcCall], gold: Sequence[UtcCall]) -> Indicators:
+    names = covered(predicted, gold, _names_match)
+    exact = len(predicted) == len(gold) and all(names)
+    return names, covered(predicted, gold, strict_match), covered(predicted, gold, flexible_match), exact
+
+
+def pooled_scores(parts: Sequence[Indicators]) -> dict[str, float]:
+    """SP, FP, SPA, FPA over the pooled predictions of one or more turns (each matched within itself)."""
+    names = [x for part in parts for x in part[0]]
+    if not names:
         return dict.fromkeys(METRICS, 0.0)
-    gold_names = {normalize_name(g.name) for g in gold}
-    names = [normalize_name(p.name) in gold_names for p in predicted]
-    strict = [any(strict_match(p, g) for g in gold) for p in predicted]
-    flexible = [any(flexible_match(p, g) for g in gold) for p in predicted]
-    n = len(predicted)
+    n = len(names)
     return {
-        "SP": 1.0 if len(predicted) == len(gold) and all(names) else 0.0,
+        "SP": 1.0 if all(part[3] for part in parts) else 0.0,
         "FP": sum(names) / n,
-        "SPA": sum(strict) / n,
-        "FPA": sum(flexible) / n,
+        "SPA": sum(x for part in parts for x in part[1]) / n,
+        "FPA": sum(x for part in parts for x in part[2]) / n,
     }
+
+
+def score_unit(predicted: Sequence[UtcCall], gold: Sequence[UtcCall]) -> dict[str, float]:
+    """SP, FP, SPA, FPA of one evaluation unit (one-to-one coverage)."""
+    return pooled_scores([indicators(predicted, gold)])
+
+
+def with_defaults(call: UtcCall, schemas: dict[str, dict[str, Any]]) -> UtcCall:
+    """The call with the schema default of every omitted top-level property filled in."""
+    schema = schemas.get(call.name) or next(
+        (v for k, v in schemas.items() if normalize_name(k) == normalize_name(call.name)), {})
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(props, dict):
+        return call
+    filled = {k: p["default"] for k, p in props.items() if isinstance(p, dict) and "default" in p and k not in call.arguments}
+    return call.model_copy(update={"arguments": {**call.arguments, **filled}}) if filled else call
+
+
+def resolved_turns(conversation: UtcConversation) -> list[UtcTurn]:
+    """The turns with schema defaults applied to both sides."""
+    if not conversation.schemas:
+        return list(conversation.turns)
+    return [UtcTurn(predicted=[with_defaults(c, conversation.schemas) for c in t.predicted],
+                    gold=[with_defaults(c, conversation.schemas) for c in t.gold]) for t in conversation.turns]
 
 
 def call_units(turn: UtcTurn) -> list[tuple[list[UtcCall], list[UtcCall]]]:
@@ -191,16 +265,38 @@ def _average(scores: Sequence[dict[str, float]]) -> dict[str, float | int]:
     return out
 
 
-Unitizer = Callable[[UtcConversation], list[tuple[list[UtcCall], list[UtcCall]]]]
-LEVELS: dict[str, Unitizer] = {
-    "call": lambda c: [u for t in c.turns for u in call_units(t)],
-    "turn": lambda c: [(t.predicted, t.gold) for t in c.turns],
-    "conversation": lambda c: [([p for t in c.turns for p in t.predicted], [g for t in c.turns for g in t.gold])],
+def _call_scores(c: UtcConversation) -> list[dict[str, float]]:
+    return [score_unit(p, g) for t in resolved_turns(c) for p, g in call_units(t) if p or g]
+
+
+def _turn_scores(c: UtcConversation) -> list[dict[str, float]]:
+    return [score_unit(t.predicted, t.gold) for t in resolved_turns(c)]
+
+
+def _conversation_scores(c: UtcConversation) -> list[dict[str, float]]:
+    return [pooled_scores([indicators(t.predicted, t.gold) for t in resolved_turns(c)])]
+
+
+LEVELS: dict[str, Callable[[UtcConversation], list[dict[str, float]]]] = {
+    "call": _call_scores,
+    "turn": _turn_scores,
+    "conversation": _conversation_scores,
 }
 
 
 def _unit_scores(conversations: Sequence[UtcConversation], level: str) -> list[dict[str, float]]:
-    return [score_unit(p, g) for c in conversations for p, g in LEVELS[level](c) if p or g]
+    return [score for c in conversations for score in LEVELS[level](c)]
+
+
+def breakdown(conversations: Sequence[UtcConversation]) -> dict[str, Any]:
+    """The paper's split: single-/multi-hop turns (turn level), single-/multi-turn dialogues (conversation level)."""
+    hops: dict[str, list[dict[str, float]]] = {"single-hop": [], "multi-hop": []}
+    dialogues: dict[str, list[dict[str, float]]] = {"single-turn": [], "multi-turn": []}
+    for c in conversations:
+        for turn, score in zip(c.turns, _turn_scores(c), strict=True):
+            hops["multi-hop" if len(turn.gold) >= 2 else "single-hop"].append(score)
+        dialogues["multi-turn" if len(c.turns) >= 2 else "single-turn"].extend(_conversation_scores(c))
+    return {name: _average(scores) for name, scores in {**hops, **dialogues}.items()}
 
 
 def prefix_survival(conversations: Sequence[UtcConversation]) -> list[float]:
@@ -209,7 +305,7 @@ def prefix_survival(conversations: Sequence[UtcConversation]) -> list[float]:
     out = []
     for k in range(1, longest + 1):
         pool = [c for c in conversations if len(c.turns) >= k]
-        alive = [c for c in pool if all(_turn_correct(t) for t in c.turns[:k])]
+        alive = [c for c in pool if all(_turn_correct(t) for t in resolved_turns(c)[:k])]
         out.append(len(alive) / len(pool) if pool else 0.0)
     return out
 
@@ -228,5 +324,6 @@ def compute_unitoolcall_metrics(conversations: Sequence[UtcConversation]) -> dic
         per_source = {s: _average(_unit_scores([c for c in conversations if c.source == s], level)) for s in sources}
         macro[level] = {m: (sum(v[m] for v in per_source.values()) / len(per_source) if per_source else 0.0) for m in METRICS}
     report["macro"] = macro
+    report["breakdown"] = breakdown(conversations)
     report["prefix_survival"] = prefix_survival(conversations)
     return report

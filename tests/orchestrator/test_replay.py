@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from clients.agent_runner import RunConfig
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
 from clients.eval_cli import eval_app
-from clients.replay_runner import RESULT_FILE, replay_tools, run_replay
+from clients.replay_runner import RESULT_FILE, SCENARIO_IDS_FILE, replay_tools, run_replay
 from env_server.orchestrator.gold import gold_task
 from env_server.orchestrator.loading import load_scenarios
 from env_server.scoring import ASK, PREPARE, PathEngine
@@ -41,9 +41,14 @@ def run(scenarios, make_agent, tmp_path: Path, *, agent: str = "oracle", model: 
     return summary, Path(summary["result_file"])
 
 
+def scenario_ids(result: Path) -> dict[str, str]:
+    """The sidecar ``{official id: scenario id}`` of the run that wrote ``result``."""
+    return json.loads((result.parents[2] / SCENARIO_IDS_FILE).read_text())
+
+
 def official_labels(result: Path) -> dict[str, list[str]]:
     """Per-task verdicts of ``toolenv score official`` keyed by our scenario id."""
-    ids = {line["id"]: line["scenario_id"] for line, _ in iter_result_lines(result)}
+    ids = scenario_ids(result)
     _, sessions = score_official_sessions(result)
     return {ids[s.session_id]: ["correct" if t.correct else "error" for t in s.tasks] for s in sessions}
 
@@ -62,9 +67,11 @@ def test_oracle_scores_100_percent_via_replay_and_the_official_scorer_agrees(bui
     assert metrics["total_info"]["session"]["accuracy"] == 1.0
     assert metrics["optimal_info"]["Total"]["accuracy"] == 1.0
     pairs = list(iter_result_lines(result))
-    assert [line["scenario_id"] for line, _ in pairs] == [s.id for s in scenarios]
+    ids = scenario_ids(result)
+    assert [ids[line["id"]] for line, _ in pairs] == [s.id for s in scenarios]
     for k, (line, data) in enumerate(pairs):
-        assert line["id"] == data["id"] == f"wild_tool_bench_{k}" and data["toolenv_scenario_id"] == line["scenario_id"]
+        assert line["id"] == data["id"] == f"wild_tool_bench_{k}" and data["toolenv_scenario_id"] == ids[line["id"]]
+        assert list(line) == ["id", "model_name", "result"]
         for record in line["result"]:
             assert record["action_name_label"] == "correct" and record["is_optimal"] is True
             steps = [key for key in record["inference_log"] if key.startswith("step_")]
@@ -160,9 +167,10 @@ def test_a_flawed_scripted_agent_gets_the_same_verdicts_from_score_official(buil
         "nba_player_stats": ["correct", "correct", "correct", "error"],
     }
     assert official_labels(result) == summary["per_task"]
-    line = next(line for line, _ in iter_result_lines(result) if line["scenario_id"] == "cocktail_party_menu")
+    ids = scenario_ids(result)
+    line = next(line for line, _ in iter_result_lines(result) if ids[line["id"]] == "cocktail_party_menu")
     assert line["result"][0]["is_optimal"] is False and line["result"][1]["is_optimal"] is True
-    line = next(line for line, _ in iter_result_lines(result) if line["scenario_id"] == "airport_ride_home")
+    line = next(line for line, _ in iter_result_lines(result) if ids[line["id"]] == "airport_ride_home")
     assert line["result"][1]["action_name_label"] == "correct"  # names matched; the arguments fail later
 
 

@@ -122,3 +122,13 @@ def test_paper_pairing_is_greedy_by_score_within_a_name() -> None:
     pairs = pair_calls_paper({"getWeather": PAPER["schema"]}, pred, gold)
     assert [(p, g) for p, g, _ in pairs] == [(0, 1), (1, 0)]
     assert all(score.ok for _, _, score in pairs)
+
+
+GOLDEN_MESSAGES = json.loads((FIXTURES / "check_result_golden.json").read_text())
+
+
+@pytest.mark.parametrize("case", GOLDEN_MESSAGES["cases"], ids=[c["kind"] for c in GOLDEN_MESSAGES["cases"]])
+def test_check_result_text_is_the_official_wording_per_kind(case: dict[str, Any]) -> None:
+    """Golden: the exact string the official score file stores for each kind of check result."""
+    result = check_call_strict(GOLDEN_MESSAGES["schema"], case["pred"], case["gold"])
+    assert result.message == case["message"]

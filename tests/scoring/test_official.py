@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from clients.replay_log import candidate_entry
 from env_server.scoring.cli import score_app
 from env_server.scoring.matching import TaskMatcher
 from env_server.scoring.metrics import compute_official_metrics
@@ -34,28 +35,28 @@ def dataset_line(session: GoldSession) -> dict[str, Any]:
 
 
 def task_record(gold: GoldTask, agent: Agent) -> dict[str, Any]:
-    """Log one task the way the official runner does (doc 3.4)."""
+    """Log one task the way the official runner does (doc 3.4), key orders included."""
     matcher = TaskMatcher(gold)
-    log: dict[str, Any] = {"task_idx": gold.position, "begin_of_current_task": f"task {gold.position}"}
+    opening = {"role": "user", "content": f"task {gold.position}"}
+    log: dict[str, Any] = {"task_idx": gold.position, "begin_of_current_task": opening}
     for step in agent(gold):
         if matcher.finished:
             break
         record = matcher.submit(step)
         output: dict[str, Any] = {
             "reasoning_content": None, "content": step.content,
-            "tool_calls": [{"id": f"call_{k}", "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            "tool_calls": [{"id": f"call_{k}", "function": {"arguments": c.arguments, "name": c.name}, "type": "function"}
                            for k, c in enumerate(step.calls)] or None,
             "current_action_name_label": "correct" if record.name_ok else "error",
         }
         if record.reason:
             output["error_reason"] = record.reason
-        entry: dict[str, Any] = {"inference_input": {"messages": [], "tools": TOOLS}, "inference_output": output}
+        entry: dict[str, Any] = {"inference_input": {"messages": [opening], "tools": TOOLS}, "inference_output": output}
         if record.name_ok:
-            actions = [{"arguments": a, "name": n} for n, a in record.gold_actions]
-            entry["inference_answer"] = {"candidate_0_answer_function_list": {"action": actions}}
+            entry["inference_answer"] = {"candidate_0_answer_function_list": candidate_entry(gold, record.gold_nodes)}
         log[f"step_{record.index}"] = entry
     return {"action_name_label": "correct" if matcher.succeeded else "error", "is_optimal": matcher.is_optimal,
-            "latency": [], "input_token_count": [], "output_token_count": [], "inference_log": log}
+            "inference_log": log, "latency": [], "input_token_count": [], "output_token_count": []}
 
 
 def wrong_chat_agent(gold: GoldTask) -> list[PredictedStep]:
@@ -88,7 +89,7 @@ def test_official_result_file_scores_like_the_direct_pipeline(official_tree: Pat
     direct = compute_official_metrics(
         [run_session(session_a(), oracle_steps), run_session(session_b(), wrong_chat_agent)], "toy-model"
     )
-    direct["total_info"]["session"] = {"accuracy": 0.3333, "correct_count": 1, "total_count": 3}
+    direct["total_info"]["session"] = {"accuracy": 1 / 3, "correct_count": 1, "total_count": 3}
     assert metrics == direct
 
 

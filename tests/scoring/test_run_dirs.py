@@ -61,3 +61,16 @@ def test_run_directory_scores_and_reports_like_an_official_file(tmp_path: Path) 
     assert "boom" in paths["summary"].read_text()
     item = session_to_qaoa(run, run.sessions[0])
     assert item is not None and item["system"].startswith("Current Date: 2024-05-06")
+
+
+def test_run_reports_carry_unitoolcall_metrics_with_the_breakdown(tmp_path: Path) -> None:
+    golds = {"s0": session_a("s0"), "s1": session_a("s1")}
+    paths = write_reports(score_run_dir(write_run(tmp_path / "run"), golds.get), tmp_path / "out")
+    utc = json.loads(paths["metrics"].read_text())["unitoolcall"]
+    assert utc["turn"]["units"] == 4 and utc["conversation"]["units"] == 1  # the crashed session is left out
+    # the oracle: every turn with calls is exact; the chat turn has none and scores 0, as in the published code
+    assert utc["turn"]["SPA"] == 0.75 and utc["conversation"]["SP"] == 1.0
+    assert set(utc["breakdown"]) == {"single-hop", "multi-hop", "single-turn", "multi-turn"}
+    assert utc["breakdown"]["multi-turn"]["SP"] == 1.0
+    assert "UniToolCall metrics" in paths["summary"].read_text()
+    assert "UniToolCall metrics" in paths["html"].read_text()

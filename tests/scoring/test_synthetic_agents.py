@@ -130,7 +130,7 @@ def test_one_failed_chat_task_sets_the_expected_bucket_values() -> None:
     assert report["task_type_info"]["Chat"]["accuracy"] == 0.0
     assert report["layer_info"]["1"]["correct_count"] == 0
     assert report["turn_subtype_info"]["Coreferential Reference"]["total_count"] == 1
-    assert report["turn_subtype_info"]["Subsequent Turn"] == {"accuracy": 0.6667, "correct_count": 2, "total_count": 3}
+    assert report["turn_subtype_info"]["Subsequent Turn"] == {"accuracy": 2 / 3, "correct_count": 2, "total_count": 3}
     assert report["error_taxonomy"]["columns"]["Wrong Refusal"] == {"share": 1.0, "count": 1}
 
 

@@ -77,3 +77,71 @@ def test_levels_macro_average_and_prefix_survival() -> None:
     assert report["call"]["SPA"] == pytest.approx(3 / 5)
     assert report["macro"]["conversation"]["SP"] == pytest.approx((1.0 + 0.0) / 2)
     assert report["prefix_survival"] == [1.0, 0.5]
+
+
+def four(scores: dict[str, float]) -> tuple[float, ...]:
+    return tuple(scores[m] for m in ("SP", "FP", "SPA", "FPA"))
+
+
+@pytest.mark.parametrize(
+    ("predicted", "gold", "expected"),
+    [
+        ([c("a"), c("a")], [c("a"), c("b")], (0.0, 0.5, 0.5, 0.5)),  # a duplicate does not cover the missing b
+        ([c("a", x=1), c("a", x=1)], [c("a", x=1), c("a", x=2)], (1.0, 1.0, 0.5, 0.5)),
+        ([c("a", x=1), c("a", x=1)], [c("a", x=1)], (0.0, 0.5, 0.5, 0.5)),
+    ],
+)
+def test_each_prediction_covers_at_most_one_gold_call(predicted, gold, expected) -> None:
+    assert four(score_unit(predicted, gold)) == expected
+
+
+def test_conversation_level_matches_calls_within_their_own_turn() -> None:
+    swapped = UtcConversation(turns=[UtcTurn(predicted=[c("b", y=2)], gold=[c("a", x=1)]),
+                                     UtcTurn(predicted=[c("a", x=1)], gold=[c("b", y=2)])])
+    report = compute_unitoolcall_metrics([swapped])
+    assert four(report["turn"]) == (0.0, 0.0, 0.0, 0.0)
+    assert four(report["conversation"]) == (0.0, 0.0, 0.0, 0.0)
+    one_wrong = UtcConversation(turns=[UtcTurn(predicted=[c("a", x=1)], gold=[c("a", x=1)]),
+                                       UtcTurn(predicted=[c("q")], gold=[c("b", y=2)])])
+    assert compute_unitoolcall_metrics([one_wrong])["conversation"]["SP"] == 0.0
+
+
+def test_schema_defaults_make_an_omitted_or_defaulted_optional_argument_match() -> None:
+    schemas = {"search": {"type": "object", "properties": {"q": {"type": "string"},
+                                                           "limit": {"type": "integer", "default": 10}}}}
+    omitted = UtcConversation(schemas=schemas, turns=[UtcTurn(predicted=[c("search", q="x")],
+                                                              gold=[c("search", q="x", limit=10)])])
+    added = UtcConversation(schemas=schemas, turns=[UtcTurn(predicted=[c("search", q="x", limit=10)],
+                                                            gold=[c("search", q="x")])])
+    other = UtcConversation(schemas=schemas, turns=[UtcTurn(predicted=[c("search", q="x", limit=5)],
+                                                            gold=[c("search", q="x")])])
+    assert compute_unitoolcall_metrics([omitted])["turn"]["SPA"] == 1.0
+    assert compute_unitoolcall_metrics([added])["turn"]["SPA"] == 1.0
+    assert compute_unitoolcall_metrics([other])["turn"]["SPA"] == 0.0
+    bare = UtcConversation(turns=omitted.turns)  # without schemas nothing is filled in
+    assert compute_unitoolcall_metrics([bare])["turn"]["SPA"] == 0.0
+
+
+def test_an_empty_turn_is_a_turn_level_unit_scoring_zero_as_in_the_published_code() -> None:
+    talk = UtcConversation(turns=[UtcTurn(predicted=[c("a")], gold=[c("a")]), UtcTurn()])
+    report = compute_unitoolcall_metrics([talk])
+    assert report["turn"]["units"] == 2 and report["turn"]["SP"] == 0.5
+    assert report["call"]["units"] == 1 and report["call"]["SP"] == 1.0
+    assert report["prefix_survival"] == [1.0, 1.0]
+
+
+def test_argument_keys_keep_their_case() -> None:
+    assert not strict_match(c("f", City="Oslo"), c("f", city="Oslo"))
+    assert not strict_match(c("f", place={"Lat": 1}), c("f", place={"lat": 1}))
+    assert strict_match(c("f", city="OSLO"), c("f", city="oslo"))  # values still fold
+
+
+def test_breakdown_splits_hops_by_turn_and_turns_by_dialogue() -> None:
+    single = UtcConversation(turns=[UtcTurn(predicted=[c("a")], gold=[c("a")])])
+    multi = UtcConversation(turns=[UtcTurn(predicted=[c("a"), c("b")], gold=[c("a"), c("b")]),
+                                   UtcTurn(predicted=[c("q")], gold=[c("a")])])
+    report = compute_unitoolcall_metrics([single, multi])["breakdown"]
+    assert list(report) == ["single-hop", "multi-hop", "single-turn", "multi-turn"]
+    assert report["single-hop"]["units"] == 2 and report["single-hop"]["SP"] == 0.5
+    assert report["multi-hop"]["units"] == 1 and report["multi-hop"]["SP"] == 1.0
+    assert report["single-turn"]["SP"] == 1.0 and report["multi-turn"]["SP"] == 0.0
