@@ -51,6 +51,7 @@ class RawTool:
     source: SourceFormat
     origin: str
     group: str | None = None
+    link: str | None = None
 
 
 @dataclass
@@ -122,6 +123,7 @@ def _read_native(path: Path) -> LoadedTools:
                 source=SourceFormat.NATIVE,
                 origin=str(f),
                 group=group,
+                link=provider.link,
             )
             out.tools.append(raw)
             out.groups.setdefault(group, []).append(raw)
@@ -315,6 +317,7 @@ def to_tool_spec(raw: RawTool, name: str) -> ToolSpec:
         output_schema=output_schema,
         profile=profile,
         normalizations=tuple(records),
+        link=raw.link,
         base_name=raw.name if name != raw.name else None,
     )
 

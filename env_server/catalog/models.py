@@ -132,6 +132,7 @@ class ToolSpec(BaseModel):
     output_schema: dict[str, Any]
     profile: ProfileSpec
     normalizations: tuple[NormalizationRecord, ...] = ()
+    link: str | None = Field(default=None, description="The provider's documentation link (native specs).")
     base_name: str | None = Field(
         default=None,
         description="Original name when the tool was renamed to keep a second signature addressable.",

@@ -38,6 +38,7 @@ from env_server.simulators.records import (
 )
 from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
+from env_server.simulators.sites import Site
 from state.encoding import encode_canonical, sha256
 
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
@@ -97,6 +98,8 @@ class Generation:
         facts: WorldFacts | None = None,
         current: bool = False,
         plans: PlanCache | None = None,
+        provider: str = "",
+        link: str | None = None,
     ) -> None:
         # Annotated so values.py (which imports this module back) can type-check its reads.
         self.seed: int = seed
@@ -115,6 +118,8 @@ class Generation:
         # Compiled plans of the schemas filled: the owner's (a catalog's, via SimContext), or
         # this generation's own when the caller has none.
         self.plans: PlanCache = {} if plans is None else plans
+        self.provider: str = provider  # whose pages and images the record's URLs point at
+        self.link: str | None = link
 
     @property
     def snaked_args(self) -> dict[str, Any]:
@@ -127,6 +132,11 @@ class Generation:
     @functools.cached_property
     def market(self) -> SessionMarket:
         return SessionMarket(self.facts.market_table, self.session_seed)
+
+    @functools.cached_property
+    def site(self) -> Site | None:
+        """The answering provider's hosts (None for a tool with no known provider site)."""
+        return self.facts.sites.site_for(self.provider, self.link) if self.provider else None
 
     @functools.cached_property
     def draw_offset(self) -> int:

@@ -27,6 +27,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         now=ctx.now,
         current=reports_current(spec),
         plans=ctx.plans,
+        provider=spec.provider,
+        link=spec.link,
     )
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):

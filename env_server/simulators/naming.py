@@ -21,7 +21,8 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 PERSON_ENTITIES = frozenset(
     {"user", "author", "player", "customer", "character", "person", "member", "contact", "employee", "driver",
      "athlete", "actor", "owner", "guest", "patient", "doctor", "account", "profile", "follower", "candidate",
-     "speaker", "attendee", "staff", "student", "teacher", "agent", "assignee", "friend", "people"}
+     "speaker", "attendee", "staff", "student", "teacher", "agent", "assignee", "friend", "people", "creator",
+     "uploader", "reporter"}
 )
 PLACE_ENTITIES = frozenset(
     {"city", "location", "place", "region", "geocode", "geo", "locality", "town", "timezone", "country", "toponym",
@@ -83,6 +84,7 @@ _DESCRIPTION_BY_TITLE = {
     "shop_name": "place_description", "dish_name": "product_description", "drink_name": "product_description",
     "app_name": "repo_description", "issue_title": "note_text", "task_title": "note_text",
     "project_name": "note_text", "document_title": "note_text", "email_subject": "chat_message",
+    "entity_title": "entity_summary",
 }
 
 
@@ -102,7 +104,7 @@ def title_kind(entity: str) -> str:
         return "city"
     if words & PERSON_ENTITIES:
         return "name"
-    return "document_title"
+    return "entity_title"  # composed from the entity (compose.py), not an office document's title
 
 
 @functools.lru_cache(maxsize=4096)
@@ -137,7 +139,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"^(facility_name|airport_name)$", "airport_name"),
         (r"^(utc_offset|gmt_offset)$", "timezone"),
         (r"(^|_)e?mail(_address)?$", "email"),
-        (r"(image|thumbnail|photo|picture|avatar|icon|poster|cover|logo)(_url)?$", "image_url"),
+        (r"(image|thumb|thumbnail|photo|picture|avatar|icon|poster|cover|logo)(_url)?$", "image_url"),
         (r"(^|_)(url|link|href|website|homepage|uri|permalink)$", "url"),
         (r"(^|_)(phone|telephone|mobile)(_number)?$", "phone"),
         (r"(^|_)(lat|latitude)$", "latitude"),
@@ -296,6 +298,8 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
         return _QUOTE_ROLES[low]
+    if low in ("name", "display_name", "full_name") and set(snake(parent).split("_")) & PERSON_ENTITIES:
+        return "name"  # the creator's name is a person's, whatever the record's own name is
     named = kind_for(field, entity, parent)
     if hint in GENERIC_HINTS:
         return named or GENERIC_HINTS[hint]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import invariants
 from env_server.simulators.naming import resolve_kind
+from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
 
 if TYPE_CHECKING:
@@ -115,6 +116,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "null":
         return lambda gen, index: None
     kind = resolve_kind(name, entity, parent, hints)
+    if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
+        kind = "own_url"
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
@@ -262,7 +265,7 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
         base = lambda gen, index: gen._dated(fmt, kind, index, parent)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
         draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
-                     "image_url" if kind == "image_url" else "url"]
+                     kind if kind in ("image_url", "own_url") else "own_url" if own_site(name, entity) else "url"]
         base = lambda gen, index: draw(gen)
     elif fmt == "time":
         base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"

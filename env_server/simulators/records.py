@@ -25,6 +25,7 @@ from env_server.simulators.reference import (
     ReferenceData,
     haversine_km,
 )
+from env_server.simulators.sites import ProviderSites
 from env_server.simulators.vocab import Vocabulary
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ class WorldFacts:
     reference: ReferenceData = field(default_factory=ReferenceData)
     vocab: Vocabulary = field(default_factory=Vocabulary)
     market_table: MarketTable = field(default_factory=default_table)
+    sites: ProviderSites = field(default_factory=ProviderSites)
 
 
 @functools.lru_cache(maxsize=1)

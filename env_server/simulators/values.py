@@ -46,6 +46,7 @@ from env_server.simulators.coherent_kinds import (
     vin_country,
     vin_year,
 )
+from env_server.simulators.compose import entity_summary, entity_title
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -167,6 +168,22 @@ def _address(gen: Generation) -> str:
     return f"{gen.rng.choice(faker_pool('street_address'))}, {place.name}, {place.country}"
 
 
+def _own_url(gen: Generation) -> str:
+    return f"https://{gen.rng.choice(faker_pool('domain_name'))}/{slugify(_record_title(gen))}"
+
+
+def _page_url(gen: Generation) -> str:
+    site = gen.site
+    return site.page(gen.entity, slugify(_record_title(gen))) if site is not None else _own_url(gen)
+
+
+def _image_url(gen: Generation) -> str:
+    site = gen.site
+    if site is not None:
+        return site.image(gen.entity, _hex(gen, 12))
+    return f"https://images.{gen.rng.choice(faker_pool('domain_name'))}/{_hex(gen, 12)}.jpg"
+
+
 def _file_name(gen: Generation) -> str:
     return f"{slugify(draw_kind('document_title', gen))}.{gen.rng.choice(tuple(EXTENSIONS.values()))}"
 
@@ -235,6 +252,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "team": chosen(TEAMS),
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
+    "entity_title": entity_title,
+    "entity_summary": lambda g: entity_summary(g, _record_title(g)),
     "description": lambda g: draw_kind(description_kind(g.entity), g),
     "hashtag": lambda g: "#" + slugify(draw_kind("tag", g)).replace("-", ""),
     "slug": lambda g: slugify(_record_title(g)),
@@ -277,9 +296,10 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "arrival_time": lambda g: trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
     "elevation_m": lambda g: g.rng.randint(0, 600),
     "distance_km": distance_km,
-    # web
-    "url": lambda g: f"https://{g.rng.choice(faker_pool('domain_name'))}/{slugify(_record_title(g))}",
-    "image_url": lambda g: f"https://images.{g.rng.choice(faker_pool('domain_name'))}/{_hex(g, 12)}.jpg",
+    # web: a record's page and images on the answering provider's hosts; its own site elsewhere
+    "url": _page_url,
+    "own_url": _own_url,
+    "image_url": _image_url,
     "domain": pooled("domain_name"),
     "ip": pooled("ipv4_public"),
     "file_name": _file_name,

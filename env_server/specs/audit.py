@@ -48,6 +48,7 @@ from env_server.specs.audit_checks import (
     vocabulary_texts,
     walk_strings,
 )
+from env_server.specs.audit_text import text_checks
 from env_server.specs.samples import sample_arguments
 from state import Database, ErrorKind
 from state.store import Durability
@@ -176,6 +177,7 @@ class _Auditor:
         self.env, self.seed = env, seed
         self.capture = _Capture()
         self.vocabulary = vocabulary_texts(default_facts().vocab) | faker_texts()
+        self.sites = default_facts().sites
         self.families: dict[str, list[str]] = {}
         self.readers: dict[tuple[str, str], list[ToolSpec]] = {}
         for spec in catalog.tools.values():
@@ -235,6 +237,7 @@ class _Auditor:
             known = self.vocabulary | schema_enums(spec.output_schema) | _argument_texts(args)
             yield from _tag(CheckKind.LOREM, lorem_hits(result, known))
             yield from _tag(CheckKind.FALLBACK, fallback_hits(spec))
+            yield from text_checks(spec, result, _argument_texts(args), self.sites)
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

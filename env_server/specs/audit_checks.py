@@ -44,6 +44,8 @@ class CheckKind(str, Enum):
     EMPTY_FRESH_LIST = "empty_fresh_list"
     NONDETERMINISTIC = "nondeterministic"
     CLOCK = "clock"
+    URL_HOST = "url_host"
+    DOMAIN_TEXT = "domain_text"
     INFRA_ERROR = "infra_error"
 
 

@@ -136,6 +136,10 @@ def specs_audit(
 
     [bold]clock[/bold]: a create's timestamp, or an "as of now" date (last_updated, localtime ...), is not the session's today.
 
+    [bold]url_host[/bold]: a page or image URL of the provider's own records is not on its host (derived from the spec's link) or CDN.
+
+    [bold]domain_text[/bold]: a naming field (detector_name, requirements, section ...) is drawn from a catch-all vocabulary (office titles, notes, tags).
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.
