@@ -131,11 +131,10 @@ class CallLog:
     @staticmethod
     def call_op(
         session_id: str, seq: int, tool: str, arguments_json: str, result_json: str,
-        error_kind: ErrorKind | None, latency_ms: str, ts: str,
+        error_kind: ErrorKind | None, latency_ms: float, ts: str,
     ) -> list[object]:
         """``op`` for the serving hot path: no ``CallRecord`` is built (pydantic costs more
-        than the rest of the row), arguments and result come already encoded, and the
-        latency is decimal text (``stamps.elapsed_ms_text``) that DuckDB casts on insert."""
+        than the rest of the row), and arguments and result come already encoded."""
         return ["insert", "call_log", [
             session_id, seq, tool, arguments_json, result_json,
             error_kind is not None, error_kind.value if error_kind else None, latency_ms, ts,
