@@ -11,8 +11,8 @@ The file is opened in append mode. ``append`` writes the whole line into the fil
 and flushes it to the operating system before it returns: the line is then in the page
 cache, so a ``kill -9`` of the server loses no call that was answered. ``fsync=True`` also
 syncs the file to disk after each line, so answered calls survive a power loss too, at one
-disk sync per call. If the write or the sync fails, the file is cut back to its last whole
-line and the error is raised: the call is not answered as a success, and no partial line
+disk sync per call. If the write or the sync fails, the file is cut back to where it ended
+before the append and the error is raised: the call is not answered as a success, and no partial line
 is left for later lines to follow.
 
 A torn last line (a crash in the middle of a write) has no newline yet; ``read_from``
