@@ -31,7 +31,7 @@ from env_server.validation import ArgumentValidator
 from state import CallLog, CallRecord, Database, ErrorKind, SessionRecord, SessionStore
 from state.call_log import bounded_json
 from state.encoding import encode_canonical, encode_text
-from state.stamps import elapsed_ms_text, utc_now_iso
+from state.stamps import elapsed_ms, utc_now
 from state.store import StateStore
 from state.world import World
 
@@ -62,8 +62,8 @@ class ToolEnvironment(SessionLifecycle):
         self.owned = Owned()
         self._plans = plans_of(catalog)
         self._validators: dict[Any, Any] = catalog.derived.get("container_validators", dict)
-        # Timestamps as text; the default reads the wall clock without datetime (see stamps).
-        self._timestamp: Callable[[], str] = (lambda: clock().isoformat()) if clock is not None else utc_now_iso
+        # The call log's clock: each call's timestamp is its reading (see ``state.stamps``).
+        self._clock: Callable[[], dt.datetime] = clock or utc_now
         self._search_index: ToolSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
@@ -260,7 +260,7 @@ class ToolEnvironment(SessionLifecycle):
         op = CallLog.call_op(
             view.session_id, seq, name, bounded_json(args_json if args_json is not None else canonical_args(args), cap),
             bounded_json(result_json if result_json is not None else encode_text(result), cap),
-            kind, elapsed_ms_text(started), self._timestamp(),
+            kind, elapsed_ms(started), self._clock().isoformat(),
         )
         # The call's state changes and its log row commit in one transaction.
         if world is None:

@@ -29,7 +29,7 @@ class SessionLifecycle:
     store: StateStore
     sessions: SessionStore
     release_listeners: list[Callable[[str], None]]
-    _timestamp: Callable[[], str]
+    _clock: Callable[[], dt.datetime]  # the call log's clock (see ``state.stamps``)
     _free: SessionView
     _views: dict[str, SessionView]
     _call_hooks: dict[str, CallHook]
@@ -79,7 +79,7 @@ class SessionLifecycle:
             today=today or self.settings.today,
             tools=pairs,
             label=label,
-            created_at=self._timestamp(),
+            created_at=self._clock().isoformat(),
             base_world=base_world,
             gold_guarded=gold_guarded,
         )
@@ -209,7 +209,7 @@ class SessionLifecycle:
     def retire_session(self, session_id: str) -> None:
         """Release a session and delete it for good: no lookup finds it again, not even after a
         restart on the same database (its call log stays there for audit)."""
-        self.sessions.retire(session_id, self._timestamp())  # first: nothing can load it again meanwhile
+        self.sessions.retire(session_id, self._clock().isoformat())  # first: nothing can load it again meanwhile
         self.release_session(session_id)
 
     def held_counts(self) -> dict[str, int]:

@@ -8,6 +8,7 @@ script compare equal.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from enum import Enum
@@ -16,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from state.db import Database
-from state.encoding import encode_canonical, encode_text, sha256
+from state.encoding import encode_canonical, encode_text
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS call_log (
@@ -39,7 +40,7 @@ TRUNCATED = "_truncated"
 
 def truncation_marker(text: str) -> dict[str, Any]:
     """What the log keeps of a text too long to store: its length and SHA-256 (of UTF-8)."""
-    return {TRUNCATED: True, "chars": len(text), "sha256": sha256(text.encode("utf-8")).hexdigest()}
+    return {TRUNCATED: True, "chars": len(text), "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
 
 
 def bounded_json(text: str, max_chars: int) -> str:
@@ -130,11 +131,10 @@ class CallLog:
     @staticmethod
     def call_op(
         session_id: str, seq: int, tool: str, arguments_json: str, result_json: str,
-        error_kind: ErrorKind | None, latency_ms: str, ts: str,
+        error_kind: ErrorKind | None, latency_ms: float, ts: str,
     ) -> list[object]:
         """``op`` for the serving hot path: no ``CallRecord`` is built (pydantic costs more
-        than the rest of the row), arguments and result come already encoded, and the
-        latency is decimal text (``stamps.elapsed_ms_text``) that DuckDB casts on insert."""
+        than the rest of the row), and arguments and result come already encoded."""
         return ["insert", "call_log", [
             session_id, seq, tool, arguments_json, result_json,
             error_kind is not None, error_kind.value if error_kind else None, latency_ms, ts,

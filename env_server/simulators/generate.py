@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 from collections.abc import Mapping
-from json.encoder import encode_basestring
 from types import MappingProxyType
 from typing import Any
 
@@ -39,7 +39,7 @@ from env_server.simulators.records import (
 from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
 from env_server.simulators.sites import Site
-from state.encoding import encode_canonical, sha256
+from state.encoding import encode_canonical
 
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
@@ -74,8 +74,8 @@ def call_seed(tool: str, args: dict[str, Any], seed: int, args_json: str | None 
     """
     if args_json is None:
         args_json = canonical_args(args)
-    blob = f"[{encode_basestring(tool)},{args_json},{int(seed)}]"
-    return int.from_bytes(sha256(blob.encode("utf-8")).digest()[:8], "big")
+    blob = f"[{encode_canonical(tool)},{args_json},{int(seed)}]"
+    return int.from_bytes(hashlib.sha256(blob.encode("utf-8")).digest()[:8], "big")
 
 
 _NO_HINTS: Mapping[str, str] = MappingProxyType({})

@@ -3,34 +3,31 @@
 A simulated response makes a dozen or so ``choice``/``randint`` draws. In the standard
 library each goes through two or three Python frames (``choice`` -> ``_randbelow`` ->
 ``getrandbits``, ``randint`` -> ``randrange`` -> ``_randbelow``), which is most of what a
-draw costs. The overrides below do the same rejection sampling in one frame: they consume
-exactly the bits the base class would and return the same values, so every simulated
-output stays byte-identical (``tests/env_server/test_rng.py`` compares long streams).
+draw costs. The overrides below do the same rejection sampling in one frame with the
+public ``getrandbits``: they consume exactly the bits the base class would and return the
+same values, so every simulated output stays byte-identical
+(``tests/env_server/test_rng.py`` compares long streams). Seeding is the base class's own.
 """
 
 from __future__ import annotations
 
 import random
-from _random import Random as _CRandom
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsLenAndGetItem
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Indexable(Protocol[T_co]):
+    """What ``choice`` draws from: a sized sequence indexed by int (as the base class takes)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> T_co: ...
 
 
 class SimRandom(random.Random):
-    def __init__(self, x: Any = None) -> None:
-        if type(x) is not int:
-            super().__init__(x)
-            return
-        # For an int, ``Random.__init__`` -> ``Random.seed`` end in the C seed; calling it
-        # directly spares two Python frames per simulated call, with the same state.
-        _CRandom.seed(self, x)
-        self.gauss_next = None
-
-    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+    def choice(self, seq: Indexable[T]) -> T:
         n = len(seq)
         if not n:
             raise IndexError("Cannot choose from an empty sequence")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import mmap
+import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -29,7 +28,7 @@ def weather() -> Catalog:
 
 @pytest.fixture
 def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every ``os.fsync`` the journal makes (still performed), with no memory map: one write per line."""
+    """Every ``os.fsync`` the journal makes (still performed)."""
     synced: list[int] = []
     real = journal_module.os.fsync
 
@@ -37,15 +36,11 @@ def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         synced.append(fd)
         real(fd)
 
-    def no_map(*args: Any, **kwargs: Any) -> mmap.mmap:
-        raise OSError("no shared maps here")
-
     monkeypatch.setattr(journal_module.os, "fsync", fsync)
-    monkeypatch.setattr(journal_module.mmap, "mmap", no_map)
     return synced
 
 
-def _calls_sync(env: ToolEnvironment, synced: list[int] | list[tuple[int, int]]) -> list[int]:
+def _calls_sync(env: ToolEnvironment, synced: list[int]) -> list[int]:
     """How many syncs each of three calls made."""
     env.create_session(tools=[TOOL], session_id="synced", seed=1)
     made = []
@@ -70,23 +65,27 @@ def test_without_the_setting_no_call_syncs(weather: Catalog, tmp_path: Path, fsy
     env.close()
 
 
-def test_a_mapped_journal_syncs_the_pages_of_each_line(weather: Catalog, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch):
-    synced: list[tuple[int, int]] = []
+def test_each_sync_comes_after_the_whole_line_reached_the_file(weather: Catalog, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch):
+    db = tmp_path / "ordered.duckdb"
+    journal = Path(f"{db}.journal")
+    seen: list[bytes] = []  # the journal's content at each sync
+    real = journal_module.os.fsync
 
-    class RecordingMap(mmap.mmap):
-        def flush(self, *span: int) -> None:
-            if span:
-                synced.append((span[0], span[1]))
-            super().flush(*span)
+    def fsync(fd: int) -> None:
+        assert os.fstat(fd).st_ino == journal.stat().st_ino  # the journal file is what is synced
+        seen.append(journal.read_bytes())
+        real(fd)
 
-    monkeypatch.setattr(journal_module.mmap, "mmap", RecordingMap)
-    db = tmp_path / "mapped.duckdb"
+    monkeypatch.setattr(journal_module.os, "fsync", fsync)
     env = ToolEnvironment(weather, Database(db), ServerSettings(db_path=db, fsync=True))
-    assert _calls_sync(env, synced) == [1, 1, 1]
-    start, length = synced[-1]
-    content_end = Path(f"{db}.journal").read_bytes().index(b"\0")  # the mapped file is zero-filled past its lines
-    assert start % mmap.PAGESIZE == 0 and start + length == content_end  # the pages of the last line
+    env.create_session(tools=[TOOL], session_id="ordered", seed=1)
+    before = len(seen)
+    assert not env.call_tool("ordered", TOOL, ARGS).is_error
+    assert len(seen) == before + 1
+    synced = seen[-1]
+    assert synced == journal.read_bytes() and synced.endswith(b"\n")  # the call's line, whole, then the sync
+    assert TOOL.encode() in synced.splitlines()[-1]
     env.close()
 
 

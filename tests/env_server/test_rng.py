@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from env_server.simulators.generate import call_seed
 from env_server.simulators.rng import SimRandom
 
 SIZES = [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 100, 128, 1000, 1024, 1025, 2**40 + 3]
@@ -49,3 +50,9 @@ def test_seeding_with_an_int_gives_the_stdlib_state_and_other_seeds_still_work()
         assert SimRandom(seed).getstate() == random.Random(seed).getstate()
     assert SimRandom("text").getstate() == random.Random("text").getstate()
     assert SimRandom(b"raw").random() == random.Random(b"raw").random()
+
+
+def test_call_seeds_are_the_ones_recorded_before_the_public_encoders_and_hashlib() -> None:
+    # Every simulated output derives from these; recorded with the C-encoder and _sha2 code.
+    assert call_seed("aqicn_get_city_aqi", {"city": 'Zürich "x"', "n": [1, 2.5, None]}, 7) == 1923562053017738383
+    assert call_seed("t\u00e9", {}, -3) == 9838214980978673739

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import math
 
@@ -11,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from state.encoding import encode_canonical, encode_canonical_lenient, encode_compact, encode_text, sha256
+from state.encoding import encode_canonical, encode_canonical_lenient, encode_compact, encode_text
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -58,6 +57,9 @@ def test_encoders_are_reusable_after_a_failed_encode() -> None:
     assert encode_compact([1, {"x": 2}]) == "[1,{\"x\":2}]"
 
 
-def test_builtin_sha256_gives_hashlib_digest() -> None:
-    for blob in (b"", b"abc", "città".encode() * 100):
-        assert sha256(blob).digest() == hashlib.sha256(blob).digest()
+def test_encoders_answer_a_cycle_as_json_dumps_does() -> None:
+    looped: list[object] = []
+    looped.append(looped)
+    with pytest.raises(ValueError, match="Circular reference"):
+        encode_compact(looped)
+

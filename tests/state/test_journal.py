@@ -4,6 +4,8 @@ import json
 import threading
 import time
 
+import pytest
+
 import state.journal as journal_module
 import state.store as store_module
 from state import CallLog, CallRecord, Database, ErrorKind
@@ -219,71 +221,93 @@ def test_a_large_batch_is_written_as_bounded_bulk_documents_in_order(tmp_path):
     assert db.execute("SELECT count(*), sum(n) FROM t").fetchone() == (len(rows), sum(range(len(rows))))
 
 
-def test_the_mapped_journal_is_zero_filled_past_its_lines_until_a_clean_close(tmp_path):
+def test_each_append_is_one_json_line_in_the_file_before_it_returns(tmp_path):
     path = tmp_path / "m.journal"
     journal = Journal(path)
     journal.append([["insert", "call_log", ["j", 0]]])
-    journal.append([["insert", "call_log", ["j", 1]]])
-    content = b'[["insert","call_log",["j",0]]]\n[["insert","call_log",["j",1]]]\n'
-    on_disk = path.read_bytes()  # what a kill -9 now would leave behind
-    assert on_disk.startswith(content) and len(on_disk) > len(content) and not on_disk[len(content):].strip(b"\0")
+    journal.append([["insert", "call_log", ["j", "Zürich"]]])
+    content = '[["insert","call_log",["j",0]]]\n[["insert","call_log",["j","Zürich"]]]\n'.encode()
+    assert path.read_bytes() == content  # what a kill -9 now would leave behind: nothing buffered
     reopened = Journal(path)  # a restart after that crash
-    assert reopened.size() == len(content)
-    assert reopened.read_from(0) == ([[["insert", "call_log", ["j", 0]]], [["insert", "call_log", ["j", 1]]]],
+    assert reopened.size() == journal.size() == len(content)
+    assert reopened.read_from(0) == ([[["insert", "call_log", ["j", 0]]], [["insert", "call_log", ["j", "Zürich"]]]],
                                      len(content))
     reopened.close()
     journal.close()
     assert path.read_bytes() == content
 
 
-def test_the_journal_grows_past_its_map_and_truncation_leaves_no_stale_lines(tmp_path, monkeypatch):
-    monkeypatch.setattr(journal_module, "MAP_STEP_BYTES", 4096)
+@pytest.mark.parametrize("tail", [b'[["insert","t",[2', b'[["insert","t",[2]]]', '[["insert","t",["Zür'.encode()[:-1]])
+def test_a_torn_last_line_is_not_read_and_is_cut_off_on_restart(tmp_path, tail):
+    path = tmp_path / "torn.journal"
+    journal = Journal(path)
+    journal.append([["insert", "t", [1]]])
+    whole = journal.size()
+    journal.close()
+    with path.open("ab") as fh:
+        fh.write(tail)  # a crash mid-write: the line never got its newline
+    reopened = Journal(path)
+    assert reopened.size() == whole + len(tail)
+    assert reopened.read_from(0) == ([[["insert", "t", [1]]]], whole)
+    assert reopened.read_from(whole) == ([], whole)
+    reopened.truncate(whole)  # what the store does on restart
+    reopened.append([["insert", "t", [3]]])
+    assert Journal(path).read_from(0) == ([[["insert", "t", [1]]], [["insert", "t", [3]]]], reopened.size())
+    reopened.close()
+
+
+def test_truncation_leaves_no_stale_lines(tmp_path):
     path = tmp_path / "g.journal"
     journal = Journal(path)
-    for i in range(500):  # ~30 bytes a line: several map steps
+    for i in range(500):
         journal.append([["insert", "t", [i, "x" * 8]]])
     entries, end = Journal(path).read_from(0)
     assert [e[0][2][0] for e in entries] == list(range(500)) and end == journal.size()
     journal.truncate()
     journal.append([["insert", "t", ["after"]]])
     restarted = Journal(path)  # as a restart would see it, without a clean close
-    assert restarted.size() == journal.size()
+    assert restarted.size() == journal.size() == path.stat().st_size
     assert restarted.read_from(0) == ([[["insert", "t", ["after"]]]], journal.size())
     journal.close()
 
 
-def test_without_a_memory_map_the_journal_appends_with_writes(tmp_path, monkeypatch):
-    def no_map(*args, **kwargs):
-        raise OSError("mmap not supported here")
-
-    monkeypatch.setattr(journal_module.mmap, "mmap", no_map)
-    path = tmp_path / "w.journal"
-    journal = Journal(path)
+def test_a_failed_sync_leaves_no_part_of_its_line_and_later_lines_read_back(tmp_path, monkeypatch):
+    path = tmp_path / "s.journal"
+    journal = Journal(path, fsync=True)
     journal.append([["insert", "t", [1]]])
-    journal.append([["insert", "t", [2]]])
-    assert path.read_bytes() == b'[["insert","t",[1]]]\n[["insert","t",[2]]]\n'
-    journal.truncate()
+    kept = path.read_bytes()
+    real = journal_module.os.fsync
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(journal_module.os, "fsync", failing_fsync)
+    with pytest.raises(OSError, match="Input/output"):
+        journal.append([["insert", "t", [2]]])  # its call gets no success answer
+    assert path.read_bytes() == kept and journal.size() == len(kept)
+    monkeypatch.setattr(journal_module.os, "fsync", real)
     journal.append([["insert", "t", [3]]])
-    assert Journal(path).read_from(0) == ([[["insert", "t", [3]]]], journal.size())
+    assert Journal(path).read_from(0) == ([[["insert", "t", [1]]], [["insert", "t", [3]]]], journal.size())
     journal.close()
 
 
-def test_when_the_disk_cannot_hold_another_map_step_the_journal_goes_on_with_writes(tmp_path, monkeypatch):
-    monkeypatch.setattr(journal_module, "MAP_STEP_BYTES", 4096)
-    allocate = journal_module.os.posix_fallocate
-    grants = iter([True])  # the first step fits, the next does not
+def test_a_store_whose_journal_append_fails_queues_nothing_and_answers_with_the_error(tmp_path, monkeypatch):
+    db = Database(tmp_path / "e.duckdb")
+    CallLog(db)
+    store = StateStore(db, Durability.JOURNAL, fsync=True)
 
-    def fallocate(fd, offset, length):
-        if not next(grants, False):
-            raise OSError(28, "No space left on device")
-        allocate(fd, offset, length)
+    def failing_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(journal_module.os, "posix_fallocate", fallocate)
-    path = tmp_path / "full.journal"
-    journal = Journal(path)
-    for i in range(300):  # ~30 bytes a line: past the first 4 KiB step
-        journal.append([["insert", "t", [i, "x" * 8]]])
-    entries, end = Journal(path).read_from(0)
-    assert [e[0][2][0] for e in entries] == list(range(300)) and end == journal.size()
-    assert b"\0" not in path.read_bytes()
-    journal.close()
+    monkeypatch.setattr(journal_module.os, "fsync", failing_fsync)
+    with pytest.raises(OSError, match="No space"):
+        store.commit_ops([CallLog.op(_record(0))])
+    monkeypatch.undo()
+    store.commit_ops([CallLog.op(_record(1))])
+    store.close()
+    db.close()
+    db2 = Database(tmp_path / "e.duckdb")
+    log = CallLog(db2)
+    StateStore(db2, Durability.JOURNAL)
+    assert [c.seq for c in log.calls("j")] == [1]
+    db2.close()
