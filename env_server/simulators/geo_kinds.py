@@ -92,11 +92,6 @@ def record_country(scope: RecordScope) -> CountryFact:
     return fact
 
 
-def names_country(gen: Generation) -> bool:
-    """Whether a country tool's arguments name the country (so its codes are the facts')."""
-    return country_minded(gen.entity) and bool(gen.call_countries)
-
-
 def country(gen: Generation) -> CountryFact:
     return record_country(gen.scope)
 
@@ -222,12 +217,13 @@ def point_arg(args: dict[str, Any]) -> tuple[float, float] | None:
     return None
 
 
-def same_country(code: Any, other: Any) -> bool:
-    """Whether two country codes (alpha-2, alpha-3 or numeric) name one country: "CH" and "CHE"."""
-    if not (isinstance(code, str) and isinstance(other, str) and 2 <= len(code) <= 3 and 2 <= len(other) <= 3):
+def same_country(code: Any, other: Any, entity: str) -> bool:
+    """Whether a country record's generated code stands for the one a call gave: "CH" and
+    "CHE" name one country; a code naming none ("XX99") is not echoed over a real one."""
+    if not (country_minded(entity) and isinstance(code, str) and isinstance(other, str) and 2 <= len(other) <= 3):
         return False
     from env_server.simulators.records import default_facts
 
     index = default_facts().reference.countries
-    found = index.get(code)
-    return found is not None and found is index.get(other)
+    mine = index.get(other)
+    return mine is not None and index.get(code) in (None, mine)

@@ -25,7 +25,7 @@ Node = Callable[["Generation", "int | None"], Any]
 _TIME_WORDS = frozenset({"timezone", "zone", "tz", "time"})
 # Records that are a spot on a map (a geocoding hit, an address, a feature).
 _MAP_WORDS = frozenset({"place", "feature", "toponym", "locality", "poi", "geocode", "address", "location",
-                        "suggestion", "search", "result", "geoname", "city", "town", "square", "marker"})
+                        "suggestion", "geoname", "city", "town"})
 
 _ANYWHERE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) for p, k in (
     (r"^(cca3|alpha3|alpha_3|alpha3_code|iso3|iso_alpha3|iso_a3|country_code3|country_code_alpha3|country_iso3"

@@ -125,7 +125,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
 def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
     if hints.get(name) in KINDS or geo is not None:
         # A hinted kind narrows an enum: the record's own value when the enum holds it.
-        narrowed = KINDS[geo or hints[name]]
+        chosen = geo or hints[name]
+        narrowed = KINDS.get(chosen) or (lambda gen: draw_kind(chosen, gen))
         return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)
     # Most things a search finds are live; an occasional odd status stays possible.
     live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []

@@ -183,7 +183,7 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     idf = id_field_of(spec.output_schema, spec)
     id_schema = properties_of(spec.output_schema).get(idf)
     if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators) and not same_country(
-            args[id_param], out.get(idf)):  # "CH" opens Switzerland, whose cca3 stays "CHE"
+            args[id_param], out.get(idf), p.entity):  # "CH" opens Switzerland, whose cca3 stays "CHE"
         out[idf] = args[id_param]
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)

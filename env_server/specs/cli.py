@@ -136,6 +136,8 @@ def specs_audit(
 
     [bold]clock[/bold]: a create's timestamp, or an "as of now" date (last_updated, localtime ...), is not the session's today.
 
+    [bold]geo[/bold]: a place is not believable: country codes, name, region or capital disagree; a time-zone offset its zone never observes; a point outside its bounding box; a reverse geocode far from the point asked about.
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.
