@@ -13,6 +13,7 @@ country_regions.json`` (region and subregion, which no installed package carries
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -93,7 +94,7 @@ class CountryIndex:
         from babel.numbers import get_currency_symbol
 
         regions, wb = _regions()
-        zones: dict[str, list[str]] = get_global("territory_zones")
+        zones: Mapping[str, list[str]] = get_global("territory_zones")
         by_country: dict[str, list[PlaceFact]] = {}
         for place in reference.places:  # largest first
             by_country.setdefault(place.country_code, []).append(place)
@@ -131,6 +132,9 @@ class CountryIndex:
             for name in names:
                 if name:
                     self._by_name.setdefault(fold(name), fact)
+        # Folded names and currency names, once: a search reads them on every call.
+        self._folded = tuple((fold(f.name), fold(f.official_name), fold(f.currency_name), f) for f in self.facts)
+        self._language_codes: dict[str, str] = {}
 
     @staticmethod
     def _currency_name(pycountry: Any, code: str, fallback: str) -> str:
@@ -169,17 +173,18 @@ class CountryIndex:
         want = fold(text)
         if len(want) < 2:
             return []
-        return [f for f in self.facts if want in fold(f.name) or want in fold(f.official_name)]
+        return [f for name, official, _, f in self._folded if want in name or want in official]
 
     def using_currency(self, text: str) -> list[CountryFact]:
         want = fold(text)
-        return [f for f in self.facts if f.currency_code and (
-            f.currency_code.lower() == want or len(want) > 3 and want in fold(f.currency_name))]
+        return [f for _, _, money, f in self._folded if f.currency_code and (
+            f.currency_code.lower() == want or len(want) > 3 and want in money)]
 
     def speaking(self, text: str, language_names: dict[str, str]) -> list[CountryFact]:
         want = fold(text)
-        codes = {code for code, name in language_names.items() if fold(name) == want}
-        codes.add(want[:2] if len(want) == 2 else want)
+        if not self._language_codes:
+            self._language_codes.update({fold(name): code for code, name in sorted(language_names.items())})
+        codes = {self._language_codes.get(want, want)}
         if len(want) == 3:
             import pycountry
 
