@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from env_server.simulators.countries import CountryFact
+from env_server.simulators.geo_kinds import call_countries, point_arg
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.plans import DATE_RE, PlanCache, id_prefix, plan_for
@@ -161,6 +163,9 @@ class Generation:
             lat, lon = arg_number(self.snaked_args, LAT_ARGS), arg_number(self.snaked_args, LON_ARGS)
             if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
                 return ref.nearest_place(lat, lon)
+        point = point_arg(self.snaked_args)  # "latlng": "48.85,2.35"
+        if point is not None:
+            return ref.nearest_place(*point)
         rank = _LOOSE_PLACE_RANK if self._place_minded else _PLACE_RANK
         # The call's own arguments (one to three, usually), in the order place names rank.
         named = sorted((rank[key], key) for key in self.snaked_args if key in rank)
@@ -184,6 +189,11 @@ class Generation:
 
     def call_place(self) -> PlaceFact | None:
         return self._call_place
+
+    @functools.cached_property
+    def call_countries(self) -> tuple[CountryFact, ...]:
+        """The countries a country tool's arguments name (see ``geo_kinds.call_countries``)."""
+        return call_countries(self)
 
     def call_radius(self) -> float | None:
         value = arg_number(self.snaked_args, ("radius", "radius_km", "max_distance"))

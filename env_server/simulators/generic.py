@@ -13,6 +13,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import SimContext
 from env_server.simulators.generate import Generation, call_seed
+from env_server.simulators.geo_kinds import same_country
 
 
 def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
@@ -35,9 +36,10 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         result = {"result": result}
     id_field = profile.id_field or "id"
     props = spec.output_schema.get("properties") or {}
+    # A country named by its code keeps its own codes ("CH" opens CHE, whose cca3 is "CHE").
     if profile.id_param and profile.id_param in args and id_field in props:
         value = args[profile.id_param]
-        if _same_type(value, props[id_field]):
+        if _same_type(value, props[id_field]) and not same_country(value, result.get(id_field), profile.entity):
             result[id_field] = value
     return result
 

@@ -11,6 +11,8 @@ import functools
 import re
 from collections.abc import Mapping
 
+from env_server.simulators.geo_naming import geo_kind, overrides_hint
+
 _TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
 _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
                      "occurrence", "tree", "flower", "insect", "fish", "mammal", "creature"})
@@ -248,6 +250,9 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 def kind_for(field: str, entity: str, parent: str = "") -> str | None:
     """The value kind a field name suggests, or None to fall back on the schema alone."""
     low = snake(field)
+    geo = geo_kind(low, snake(entity), snake(parent))
+    if geo is not None:
+        return geo
     if low in _TAXON_RANKS and set(snake(entity).split("_")) & _LIVING:
         return f"taxon.{low}"
     if low in ("origin", "destination", "from", "to"):  # an airport on a trip, a city otherwise
@@ -301,6 +306,8 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     if low in ("name", "display_name", "full_name") and set(snake(parent).split("_")) & PERSON_ENTITIES:
         return "name"  # the creator's name is a person's, whatever the record's own name is
     named = kind_for(field, entity, parent)
+    if named is not None and geo_kind(low, snake(entity), snake(parent)) == named and overrides_hint(hint):
+        return named  # "cca3" is an alpha-3 code, whatever broader hint a profile gives
     if hint in GENERIC_HINTS:
         return named or GENERIC_HINTS[hint]
     if named in _SPECIFIC and hint in _BROAD:  # the name says more than an older, broad hint

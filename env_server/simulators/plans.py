@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import invariants
+from env_server.simulators.geo_kinds import BOOLEAN_KINDS
+from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
@@ -31,7 +33,7 @@ LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
-_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time"})
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time"})
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
@@ -103,7 +105,7 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
 def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
-        return _compile_enum(enum, name, hints)
+        return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
@@ -112,7 +114,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "array":
         return _compile_array(plans, schema, name, entity, hints)
     if typ == "boolean":
-        return _compile_boolean(name)
+        return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
     kind = resolve_kind(name, entity, parent, hints)
@@ -123,10 +125,11 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     return _compile_string(schema, name, parent, entity, kind)
 
 
-def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str]) -> Node:
-    if hints.get(name) in KINDS:
+def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
+    if hints.get(name) in KINDS or geo is not None:
         # A hinted kind narrows an enum: the record's own value when the enum holds it.
-        narrowed = KINDS[hints[name]]
+        chosen = geo or hints[name]
+        narrowed = KINDS.get(chosen) or (lambda gen: draw_kind(chosen, gen))
         return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)
     # Most things a search finds are live; an occasional odd status stays possible.
     live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
@@ -135,7 +138,10 @@ def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str]) -> Node:
     return lambda gen, index: gen.rng.choice(enum)
 
 
-def _compile_boolean(name: str) -> Node:
+def _compile_boolean(name: str, kind: str | None = None) -> Node:
+    if kind in BOOLEAN_KINDS:  # a fact of the record ("is_dst" of its time zone)
+        draw = KINDS[kind]
+        return lambda gen, index: bool(draw(gen))
     if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
         return lambda gen, index: True
     return lambda gen, index: gen.rng.random() < 0.5
@@ -221,6 +227,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
     child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
+    whole = geo_array(name, items, entity, child)
+    if whole is not None:  # a country's languages, a point's bounding box: one list, not items
+        return whole
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
@@ -265,7 +274,8 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
         base = lambda gen, index: gen._dated(fmt, kind, index, parent)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
         draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
-                     kind if kind in ("image_url", "own_url") else "own_url" if own_site(name, entity) else "url"]
+                     kind if kind is not None and kind.endswith("_url") and kind in KINDS else
+                     "own_url" if own_site(name, entity) else "url"]
         base = lambda gen, index: draw(gen)
     elif fmt == "time":
         base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.geo_kinds import country_minded, record_country
 from env_server.simulators.market import InstrumentFact, MarketTable, default_table
 from env_server.simulators.reference import (
     AirportFact,
@@ -154,6 +155,8 @@ class RecordScope:
         if self._place is None:
             if self.parent is not None and not self.fresh:
                 self._place = self.parent.place
+            elif country_minded(self.gen.entity):  # a country record sits at its capital
+                self._place = record_country(self).capital
             elif self.parent is not None and self.gen.lists_places:
                 self._place = self._place_of_airport() or self._nth_place()
             else:

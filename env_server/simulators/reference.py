@@ -14,7 +14,11 @@ import functools
 import math
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from env_server.simulators.addresses import AddressBook
+    from env_server.simulators.countries import CountryIndex
 
 # Cities below this population are left out of random draws (a lookup by name still
 # finds them): a weather report for "Berlin" is a fact, a random city should be one
@@ -178,6 +182,20 @@ class ReferenceData:
             if abs(p.latitude - center.latitude) <= lat_span
         ]
         return sorted((f for f in found if f[1] <= radius_km), key=lambda f: (f[1], f[0].name))
+
+    @functools.cached_property
+    def countries(self) -> CountryIndex:
+        """Country fact sheets (codes, capital, region, currency, zones ...): see ``countries``."""
+        from env_server.simulators.countries import CountryIndex
+
+        return CountryIndex(self)
+
+    @functools.cached_property
+    def addresses(self) -> AddressBook:
+        """Street addresses in each country's own style: see ``addresses``."""
+        from env_server.simulators.addresses import AddressBook
+
+        return AddressBook()
 
     def country(self, code: str) -> dict[str, Any] | None:
         return self._countries.get(code.upper())

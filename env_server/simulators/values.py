@@ -47,6 +47,7 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.compose import entity_summary, entity_title
+from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -360,3 +361,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),
     "success_code": lambda g: "0",
 }
+KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)

@@ -17,6 +17,7 @@ from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generic import simulate_generic
+from env_server.simulators.geo_kinds import same_country
 from env_server.simulators.ids import conform_id
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema
@@ -181,7 +182,8 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     out = project(spec, spec.output_schema, row, eid, ctx, args)
     idf = id_field_of(spec.output_schema, spec)
     id_schema = properties_of(spec.output_schema).get(idf)
-    if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators):
+    if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators) and not same_country(
+            args[id_param], out.get(idf), p.entity):  # "CH" opens Switzerland, whose cca3 stays "CHE"
         out[idf] = args[id_param]
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)

@@ -46,6 +46,7 @@ class CheckKind(str, Enum):
     CLOCK = "clock"
     URL_HOST = "url_host"
     DOMAIN_TEXT = "domain_text"
+    GEO = "geo"
     INFRA_ERROR = "infra_error"
 
 
