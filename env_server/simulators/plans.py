@@ -229,7 +229,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
     whole = geo_array(name, items, entity, child)
     if whole is not None:  # a country's languages, a point's bounding box: one list, not items
-        return whole
+        if hi >= 10_000:
+            return whole
+        return lambda gen, index: whole(gen, index)[:hi]  # the schema's maxItems still holds
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 

@@ -48,8 +48,13 @@ def text_checks(spec: ToolSpec, result: Any, sent: frozenset[str],
         yield CheckKind.DOMAIN_TEXT, path, detail
 
 
+# Public image hosts that real APIs link to for facts they do not host themselves: country
+# flags (REST Countries, disease.sh, GeoDB all point at flagcdn.com).
+SHARED_IMAGE_HOSTS = frozenset({"flagcdn.com"})
+
+
 def url_host_hits(result: Any, spec: ToolSpec, site: Site | None, sent: frozenset[str]) -> list[Hit]:
-    """URLs of the provider's own pages that are not on the provider's hosts."""
+    """URLs of the provider's own pages that are not on the provider's hosts (or a shared image host)."""
     if site is None:
         return []
     allowed = {site.web, site.cdn}
@@ -59,7 +64,7 @@ def url_host_hits(result: Any, spec: ToolSpec, site: Site | None, sent: frozense
         if not text.startswith(("http://", "https://")) or text in sent or own_site(singular(field), spec.profile.entity):
             continue
         host = urlparse(text).netloc.lower()
-        if host not in allowed and not host.endswith("." + home) and host != home:
+        if host not in allowed and host not in SHARED_IMAGE_HOSTS and not host.endswith("." + home) and host != home:
             hits.append((path, f"{field}={text[:80]!r} is not on {spec.provider}'s host ({site.web} or {site.cdn})"))
     return hits
 

@@ -73,7 +73,7 @@ def test_detectors_sections_and_place_types_come_from_their_domain(env: ToolEnvi
     sections = {r["section_id"]: r["section_name"] for r in vocab.get("news_section").records}
     for row in call(env, "guardian_search_content", q="climate")["results"]:
         assert row["section_id"] in sections
-    osm_types = set(vocab.get("osm_place_type").values)
+    osm_types = {r["type"] for r in vocab.get("osm_feature").records}
     for place in call(env, "nominatim_search", q="Berlin")["results"]:
         assert place["type"] in osm_types
     for event in call(env, "mhw_db_list_events")["events"]:
