@@ -15,7 +15,9 @@ the clock, so re-running resumes):
   "seed", "max_steps", "distractors", "concurrency"}`` (no secrets: the admin token is not written).
 * ``sessions/<scenario_id>.jsonl``: one session, one JSON object per line, in order:
 
-  - ``{"type": "session", "scenario_id", "session_id", "env_info", "task_count", "agent"}``
+  - ``{"type": "session", "scenario_id", "session_id", "env_info", "task_count", "agent", "tools"}``;
+    ``tools`` is the listing the agent was offered (distractors included) as OpenAI-style
+    function tools, in listing order (absent if the session failed before listing its tools);
   - the transcript, one event per line:
     ``{"type": "message", "role": "user"|"assistant", "task", "kind"?, "content"}``,
     ``{"type": "tool_call", "task", "step_id", "call_id", "name", "arguments"}`` and
@@ -169,6 +171,7 @@ async def play_scenario(
                 episode = LiveEpisode(scenario, http, mcp, created)
                 events = episode.events
                 await episode.load_tools()
+                head["tools"] = episode.tools
                 await agent.play(episode)
         except Exception as exc:  # boundary: one failed session must not stop the run
             logger.exception("session for %s failed", scenario.id)
