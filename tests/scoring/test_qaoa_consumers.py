@@ -103,13 +103,13 @@ def test_a_directory_of_several_runs_names_the_paths_to_pass(replay_runs: Path, 
     assert result.exit_code == 2 and "not a run: pass a run directory" in result.output
 
 
-def test_a_live_run_records_the_offered_tools_and_exports_them(builtin_scenarios: ScenarioLoad,
+def test_a_hybrid_20_live_run_records_the_offered_tools_and_exports_them(builtin_scenarios: ScenarioLoad,
                                                                builtin_catalog: Catalog, tmp_path: Path) -> None:
     env = ToolEnvironment(builtin_catalog, Database(), ServerSettings())
     registry_for(env, builtin_scenarios)
     chosen = [s for s in builtin_scenarios.scenarios if s.id in LIVE_SAMPLE]
     with serve_in_thread(env) as base:  # the app sets the admin token as it starts
-        config = RunConfig(agent="oracle", distractors=6, concurrency=2, admin_token=env.settings.admin_token)
+        config = RunConfig(agent="oracle", tool_pool=20, concurrency=2, admin_token=env.settings.admin_token)
         summary = anyio.run(run_eval, base, chosen, OracleAgent, config, tmp_path / "oracle")
     assert summary["task_accuracy"] == 1.0
     def gold_for(scenario_id: str) -> GoldSession:
@@ -122,5 +122,5 @@ def test_a_live_run_records_the_offered_tools_and_exports_them(builtin_scenarios
     for spec in chosen:
         head = json.loads((tmp_path / "oracle" / "sessions" / f"{spec.id}.jsonl").read_text().splitlines()[0])
         offered = [t["function"]["name"] for t in head["tools"]]
-        assert len(offered) == len(spec.tools) + 6 and set(spec.tools) < set(offered)
+        assert len(offered) == 20 and set(spec.tools) < set(offered)  # Hybrid-20, distractors included
         assert [t["name"] for t in json.loads(items[spec.id]["tools"])] == offered
