@@ -12,10 +12,12 @@ Run directory (``<out>/<run name>/``; the name is derived from agent and model, 
 the clock, so re-running resumes):
 
 * ``config.json``: ``{"run", "agent", "model", "base_url", "server", "scenarios": [ids],
-  "seed", "max_steps", "distractors", "concurrency"}`` (no secrets: the admin token is not written).
+  "seed", "max_steps", "distractors", "tool_pool", "concurrency"}`` (no secrets: the admin token is not written).
 * ``sessions/<scenario_id>.jsonl``: one session, one JSON object per line, in order:
 
-  - ``{"type": "session", "scenario_id", "session_id", "env_info", "task_count", "agent"}``
+  - ``{"type": "session", "scenario_id", "session_id", "env_info", "task_count", "agent", "tools"}``;
+    ``tools`` is the listing the agent was offered (distractors included) as OpenAI-style
+    function tools, in listing order (absent if the session failed before listing its tools);
   - the transcript, one event per line:
     ``{"type": "message", "role": "user"|"assistant", "task", "kind"?, "content"}``,
     ``{"type": "tool_call", "task", "step_id", "call_id", "name", "arguments"}`` and
@@ -65,6 +67,7 @@ class RunConfig:
     seed: int | None = None
     max_steps: int | None = None
     distractors: int = 0
+    tool_pool: int | None = None
     concurrency: int = 4
     admin_token: str | None = field(default=None, repr=False)  # never written to the run directory
 
@@ -157,6 +160,8 @@ async def play_scenario(
             body["max_steps"] = config.max_steps
         if config.distractors:
             body["distractors"] = config.distractors
+        if config.tool_pool is not None:
+            body["tool_pool"] = config.tool_pool
         response = await http.post("/v1/scenario-sessions", json=body)
         response.raise_for_status()
         created = response.json()
@@ -169,6 +174,7 @@ async def play_scenario(
                 episode = LiveEpisode(scenario, http, mcp, created)
                 events = episode.events
                 await episode.load_tools()
+                head["tools"] = episode.tools
                 await agent.play(episode)
         except Exception as exc:  # boundary: one failed session must not stop the run
             logger.exception("session for %s failed", scenario.id)
@@ -265,7 +271,8 @@ async def run_eval(
     (run_dir / "config.json").write_text(json.dumps({
         "run": config.run_name(), "agent": config.agent, "model": config.model, "base_url": config.base_url,
         "server": config.server, "scenarios": [s.id for s in scenarios], "seed": config.seed,
-        "max_steps": config.max_steps, "distractors": config.distractors, "concurrency": config.concurrency,
+        "max_steps": config.max_steps, "distractors": config.distractors, "tool_pool": config.tool_pool,
+        "concurrency": config.concurrency,
     }, indent=2) + "\n", encoding="utf-8")
     outcomes: list[SessionOutcome] = []
     limiter = anyio.CapacityLimiter(max(1, config.concurrency))

@@ -78,7 +78,12 @@ def evaluate(
     server: Annotated[str | None, typer.Option(help="Use a running toolenv server instead of starting one.")] = None,
     admin_token: Annotated[str | None, typer.Option(
         envvar="TOOLENV_ADMIN_TOKEN", help="Admin token of --server (printed by 'toolenv serve').")] = None,
-    distractors: Annotated[int, typer.Option(min=0, help="Catalog tools added to each session's list.")] = 0,
+    distractors: Annotated[int, typer.Option(min=0, help="Add this many catalog tools to each session's list "
+                                             "(on top of its own tools; see --tool-pool for a fixed total).")] = 0,
+    tool_pool: Annotated[int | None, typer.Option(
+        min=1, help="Hybrid-N: list N tools in total in each session, its own tools included (similar tools by the "
+                    "search_tools index, then random ones; 20 is the paper's main setting). Not with --distractors.",
+    )] = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Directory that holds run directories.")] = Path("runs"),
     run_name: Annotated[str | None, typer.Option(help="Run directory name; default from agent and model.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Sessions played at once.")] = 4,
@@ -106,7 +111,8 @@ def evaluate(
     make_agent = _agent_factory(agent, base_url, model, api_key_env, script)
     if protocol is ProtocolKind.REPLAY:
         ignored = [flag for flag, used in (("--server", server is not None), ("--distractors", distractors > 0),
-                                           ("--seed", seed is not None), ("--max-steps", max_steps is not None))
+                                           ("--tool-pool", tool_pool is not None), ("--seed", seed is not None),
+                                           ("--max-steps", max_steps is not None))
                    if used]
         if ignored:
             err.print(f"[yellow]--protocol replay ignores {', '.join(ignored)}[/yellow]")
@@ -116,11 +122,14 @@ def evaluate(
         _print_summary(summary, run_dir)
         out.print(f"official result file: {summary['result_file']} (score it with 'toolenv score official')")
         return
+    if tool_pool is not None and distractors:
+        err.print("[red]give --tool-pool (the total) or --distractors (the number added), not both[/red]")
+        raise typer.Exit(2)
     if server is not None and not admin_token:
         err.print("[red]--server needs --admin-token (printed by 'toolenv serve') to read results[/red]")
         raise typer.Exit(2)
     config = RunConfig(agent=agent.value, model=model, base_url=base_url, server=server, seed=seed,
-                       max_steps=max_steps, distractors=distractors, concurrency=concurrency,
+                       max_steps=max_steps, distractors=distractors, tool_pool=tool_pool, concurrency=concurrency,
                        admin_token=admin_token or secrets.token_urlsafe(24))
     run_dir = out_dir / (run_name or config.run_name())
     summary = _run(config, chosen, make_agent, run_dir, resume, server, load, catalog)

@@ -18,8 +18,7 @@ from functools import cache
 from itertools import islice
 from typing import Any
 
-from env_server.scoring import ASK, PREPARE, GoldTask, PathEngine, StepRecord, StepStatus, TaskMatcher
-from env_server.scoring.paths import PathState, Step
+from env_server.scoring import ASK, PREPARE, GoldTask, PathEngine, PathState, StepRecord, StepStatus, TaskMatcher
 
 LOG_CANDIDATE_CAP = 4096
 """A guard only: wide independent sets have tens of thousands of paths (doc 4.1)."""
@@ -52,7 +51,7 @@ def _prefix_states(engine: PathEngine, history: Sequence[StepRecord], state: Pat
         yield from _prefix_states(engine, rest, move.after)
 
 
-def official_candidates(matcher: TaskMatcher) -> Iterator[Step]:
+def official_candidates(matcher: TaskMatcher) -> Iterator[tuple[int, ...]]:
     """The candidate steps of the failing (last) step, one per remaining path, in path order."""
     engine = matcher.cursor.engine
 

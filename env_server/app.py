@@ -56,15 +56,17 @@ from env_server.environment import ToolEnvironment
 from env_server.errors import SessionConflictError, SessionError
 from env_server.front_door import FrontDoor
 from env_server.http_guard import security_settings
-from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
 from env_server.orchestrator.api import (
+    ONE_POOL_SIZE,
     DistractorCount,
     ScenarioSessionCreated,
     ScenarioSessionRequest,
+    ToolPoolSize,
     build_scenario_router,
     check_admin,
     create_scenario_session,
 )
+from env_server.orchestrator.api import PREFIX as SCENARIO_SESSIONS
 from env_server.orchestrator.errors import UnknownScenarioSessionError
 from env_server.orchestrator.sessions import registry_for
 from env_server.rest_contract import (
@@ -86,7 +88,7 @@ GUARD_NOTE = "'Bearer <admin token>'; needed when the session plays an evaluatio
 # schema admits is one the route accepts (apart from names the catalog lacks: 422).
 _TOOL_SESSION_SHAPE: dict[str, Any] = {
     "title": "tool session",
-    "properties": {"scenario_id": {"type": "null"}, "distractors": {"const": 0},
+    "properties": {"scenario_id": {"type": "null"}, "distractors": {"const": 0}, "tool_pool": {"type": "null"},
                    "user_channel": {"const": False}, "max_steps": {"type": "null"}},
     "anyOf": [{"required": ["tools"], "properties": {"tools": {"minItems": 1}}},
               {"required": ["group"], "properties": {"group": {"type": "string"}}}],
@@ -97,6 +99,7 @@ _SCENARIO_SESSION_SHAPE: dict[str, Any] = {
     "properties": {"scenario_id": {"type": "string"}, "tools": {"maxItems": 0}, "group": {"type": "null"},
                    "today": {"type": "null"}, "session_id": {"enum": [None, ""]}, "label": {"enum": [None, ""]},
                    "base_world": {"const": "seeded"}},
+    **ONE_POOL_SIZE,
 }
 
 
@@ -119,6 +122,7 @@ class SessionCreateRequest(BaseModel):
         default="seeded", description="'seeded': user-owned collections start with a few rows; 'empty': none.")
     scenario_id: str | None = Field(default=None, description="Create a live scenario session instead.")
     distractors: DistractorCount = Field(default=0, description="Scenario sessions only.")
+    tool_pool: ToolPoolSize | None = Field(default=None, description="Scenario sessions only: Hybrid-N total.")
     user_channel: StrictBool = Field(default=False, description="Scenario sessions only: add talk_to_user.")
     max_steps: AtLeastOne | None = Field(default=None, description="Scenario sessions only: calls per task.")
 
@@ -205,12 +209,13 @@ def build_app(env: ToolEnvironment) -> FastAPI:
             if (body.tools or body.group is not None or body.today is not None or body.session_id or body.label
                     or body.base_world != "seeded"):
                 raise HTTPException(422, "a scenario session takes only scenario_id, seed, distractors, "
-                                         "user_channel and max_steps")
+                                         "tool_pool, user_channel and max_steps")
             request = ScenarioSessionRequest(scenario_id=body.scenario_id, seed=body.seed, max_steps=body.max_steps,
-                                             distractors=body.distractors, user_channel=body.user_channel)
+                                             distractors=body.distractors, user_channel=body.user_channel,
+                                             tool_pool=body.tool_pool)
             return create_scenario_session(registry_for(env), request)
-        if body.distractors or body.user_channel or body.max_steps is not None:
-            raise HTTPException(422, "distractors, user_channel and max_steps need a scenario_id")
+        if body.distractors or body.tool_pool is not None or body.user_channel or body.max_steps is not None:
+            raise HTTPException(422, "distractors, tool_pool, user_channel and max_steps need a scenario_id")
         if not body.tools and body.group is None:
             raise HTTPException(422, "give 'tools' (catalog names) and/or 'group', or a 'scenario_id'")
         try:

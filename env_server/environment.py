@@ -20,7 +20,7 @@ from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import ArgumentError, ToolCallError
 from env_server.limits import limit_problems, within_limits
 from env_server.owned import Owned
-from env_server.search import SEARCH_TOOL, ToolSearchIndex
+from env_server.search import SEARCH_TOOL, ToolSearchIndex, search_index_for
 from env_server.session_lifecycle import SessionLifecycle
 from env_server.session_types import CallHook, CallOutcome, SessionExtension, SessionView, UnknownToolError
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
@@ -222,7 +222,7 @@ class ToolEnvironment(SessionLifecycle):
             raise _argument_error(SEARCH_TOOL.name, problems)
         allowed = None if view is self._free else frozenset(view.names.values())
         if self._search_index is None:
-            self._search_index = _search_index_for(self.catalog)
+            self._search_index = search_index_for(self.catalog)
         hits = self._search_index.search(args["query"], int(args.get("limit", 10)), allowed)
         results = []
         for hit in hits:
@@ -300,10 +300,6 @@ class ToolEnvironment(SessionLifecycle):
 def _rules_for(catalog: Catalog) -> CatalogRules:
     """The catalog's rules, shared by every environment built on it (kept by the catalog)."""
     return catalog.derived.get("rules", lambda: CatalogRules.from_specs(list(catalog.tools.values())))
-
-
-def _search_index_for(catalog: Catalog) -> ToolSearchIndex:
-    return catalog.derived.get("search_index", lambda: ToolSearchIndex(list(catalog.tools.values())))
 
 
 def _argument_error(name: str, problems: list[str]) -> ArgumentError:

@@ -11,9 +11,13 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from env_server.catalog.infer import singularize, split_words
 from env_server.catalog.models import Operation, ProfileSpec, SourceFormat, ToolSpec
+
+if TYPE_CHECKING:
+    from env_server.catalog import Catalog
 
 # The meta-tool every session lists besides its catalog tools; ``ToolSearchIndex`` answers it.
 SEARCH_TOOL = ToolSpec(
@@ -111,3 +115,8 @@ class ToolSearchIndex:
                 hits.append(SearchHit(self._names[i], round(score, 4)))
         hits.sort(key=lambda h: (-h.score, h.name))
         return hits[:limit]
+
+
+def search_index_for(catalog: Catalog) -> ToolSearchIndex:
+    """The catalog's one index of its tools, built on first use and kept with the catalog."""
+    return catalog.derived.get("search_index", lambda: ToolSearchIndex(list(catalog.tools.values())))

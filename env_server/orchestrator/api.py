@@ -3,7 +3,7 @@
 Driving a session needs only its id (unguessable; holding it is the capability):
 
 * ``GET  /v1/scenarios``: ids, titles and task types of the loaded scenarios (no gold).
-* ``POST /v1/scenario-sessions`` ``{scenario_id, seed?, max_steps?, distractors?,
+* ``POST /v1/scenario-sessions`` ``{scenario_id, seed?, max_steps?, distractors? | tool_pool?,
   user_channel?}`` -> ``{session_id, mcp_path, user_message, task_index, ...}``; the agent
   then calls tools at ``mcp_path``. ``POST /v1/sessions`` with a ``scenario_id`` does the same.
 * ``POST /v1/scenario-sessions/{id}/reply`` ``{content}``: the agent's text (an answer or a
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, HTTPException, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
@@ -54,15 +54,24 @@ MAX_DISTRACTORS = 200
 
 
 DistractorCount = Annotated[int, Field(ge=0, le=MAX_DISTRACTORS), BeforeValidator(json_integer)]
+ToolPoolSize = Annotated[int, Field(ge=1, le=MAX_DISTRACTORS), BeforeValidator(json_integer)]
+
+
+# tool_pool (the total) and distractors (the number added) are two ways to size one list: one at a time.
+ONE_POOL_SIZE: dict[str, Any] = {"anyOf": [{"properties": {"tool_pool": {"type": "null"}}},
+                                           {"properties": {"distractors": {"const": 0}}}]}
 
 
 class ScenarioSessionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=ONE_POOL_SIZE)
 
     scenario_id: str
     seed: Seed | None = Field(default=None, description="Defaults to the scenario's own seed.")
     max_steps: AtLeastOne | None = Field(default=None, description="Tool calls allowed per task (default 16).")
     distractors: DistractorCount = Field(default=0, description="Catalog tools added to the list.")
+    tool_pool: ToolPoolSize | None = Field(
+        default=None, description="Hybrid-N: tools listed in total, the scenario's own included (similar tools, "
+                                  "then random ones); not with distractors.")
     user_channel: StrictBool = Field(default=False, description="Add the talk_to_user(message) tool.")
 
 
@@ -96,7 +105,8 @@ def create_scenario_session(sessions: ScenarioSessions, body: ScenarioSessionReq
     """Create a session from a request; raises ``HTTPException`` (404 unknown scenario, 422)."""
     try:
         session, turn = sessions.create(body.scenario_id, seed=body.seed, max_steps=body.max_steps,
-                                        distractors=body.distractors, user_channel=body.user_channel)
+                                        distractors=body.distractors, user_channel=body.user_channel,
+                                        tool_pool=body.tool_pool)
     except LiveSessionError as exc:
         raise _http_error(exc) from None
     status = session.status()

@@ -15,7 +15,7 @@ import threading
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
 from env_server.orchestrator.channel import TALK_TOOL_NAME, UserChannel
-from env_server.orchestrator.distractors import pick_distractors
+from env_server.orchestrator.distractors import pick_distractors, pool_additions
 from env_server.orchestrator.errors import LiveSessionError, ScenarioError, UnknownScenarioSessionError
 from env_server.orchestrator.gold import gold_session, scenario_tools
 from env_server.orchestrator.live import DEFAULT_MAX_STEPS, DEFAULT_OVERLAP_WINDOW_S, ScenarioSession
@@ -65,11 +65,14 @@ class ScenarioSessions:
         session_id: str | None = None,
         distractors: int = 0,
         user_channel: bool = False,
+        tool_pool: int | None = None,
     ) -> tuple[ScenarioSession, UserTurn]:
         """Start a scenario session; returns it and task 0's user message.
 
-        ``distractors`` adds that many catalog tools to the listing (see ``distractors.py``);
-        the whole listing is then shuffled by the seed so their position gives nothing away.
+        ``tool_pool`` (Hybrid-N) lists that many tools in total: the scenario's own tools plus
+        distractors (none when the scenario already has as many); ``distractors`` instead adds
+        that many (see ``distractors.py``). The listing is then shuffled by the seed so their
+        position gives nothing away.
         ``user_channel`` adds the ``talk_to_user`` tool (see ``channel.py``).
         """
         spec = self.scenario(scenario_id)
@@ -77,8 +80,7 @@ class ScenarioSessions:
             tools = scenario_tools(spec, self.env.catalog)
         except ScenarioError as exc:
             raise LiveSessionError(str(exc)) from None
-        if distractors < 0:
-            raise LiveSessionError("distractors must be zero or more")
+        distractors = _distractor_count(len(tools), distractors, tool_pool)
         if user_channel and TALK_TOOL_NAME in tools:
             raise LiveSessionError(f"scenario '{spec.id}' already has a tool named {TALK_TOOL_NAME}")
         world_seed = spec.seed if seed is None else seed
@@ -133,6 +135,17 @@ class ScenarioSessions:
         if session is None:
             raise UnknownScenarioSessionError(f"unknown scenario session '{session_id}'")
         return session
+
+
+def _distractor_count(scenario_tools: int, distractors: int, tool_pool: int | None) -> int:
+    """Distractors to add: ``distractors``, or what fills the list to ``tool_pool`` tools."""
+    if distractors < 0 or (tool_pool is not None and tool_pool < 1):
+        raise LiveSessionError("distractors must be zero or more, tool_pool one or more")
+    if tool_pool is None:
+        return distractors
+    if distractors:
+        raise LiveSessionError("give tool_pool (the total) or distractors (the number added), not both")
+    return pool_additions(scenario_tools, tool_pool)
 
 
 def registry_for(env: ToolEnvironment, scenarios: ScenarioLoad | None = None) -> ScenarioSessions:

@@ -6,7 +6,10 @@
   metrics.json, summary.md and report.html (one subdirectory per run and a comparison table
   when several inputs are given).
 * ``score run RUN_DIR... --out DIR``: the same for ``toolenv eval`` run directories.
-* ``score export-qaoa INPUT --out FILE``: QAOA conversations (UniToolCall format).
+* ``score export-qaoa INPUT --out FILE [--format jsonl|json]``: QAOA conversations (UniToolCall format).
+
+Every input is resolved by :func:`~env_server.scoring.inputs.resolve_input`: a run directory, a
+result file, a replay run's directory, or the directory holding one run.
 
 The main CLI registers :data:`score_app`; every command parses options and calls the library.
 """
@@ -23,10 +26,11 @@ from rich.table import Table
 
 from env_server.errors import ToolenvError
 from env_server.scoring.grading import ArgsMode
+from env_server.scoring.inputs import resolve_input
 from env_server.scoring.models import GoldSession, ScoringError
 from env_server.scoring.official import score_official_report
 from env_server.scoring.official_files import EXTRAS_FILE, METRIC_FILE, SCORE_FILE, write_official_files
-from env_server.scoring.qaoa import QaoaSource, write_qaoa
+from env_server.scoring.qaoa import QaoaFormat, QaoaSource, write_qaoa
 from env_server.scoring.report import ScoredRun, comparison_table, metrics_document, unique_names
 from env_server.scoring.report_files import write_comparison, write_reports
 from env_server.scoring.runs import GoldLookup, load_run
@@ -141,8 +145,9 @@ def gold_lookup(scenarios: Path | None, catalog: list[Path] | None) -> GoldLooku
 def _load_all(inputs: list[Path], data: Path | None, mode: ArgsMode, scenarios: Path | None = None,
               catalog: list[Path] | None = None) -> list[ScoredRun]:
     try:
-        gold_for = gold_lookup(scenarios, catalog) if any(p.is_dir() for p in inputs) else None
-        return [load_run(path, data, ScoringOptions(mode=mode), gold_for=gold_for) for path in inputs]
+        resolved = [resolve_input(p) for p in inputs]
+        gold_for = gold_lookup(scenarios, catalog) if any(p.is_dir() for p in resolved) else None
+        return [load_run(path, data, ScoringOptions(mode=mode), gold_for=gold_for) for path in resolved]
     except (ScoringError, ToolenvError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
@@ -201,10 +206,14 @@ def score_run(
 
 @score_app.command("export-qaoa")
 def export_qaoa(
-    source_path: Annotated[Path, typer.Argument(metavar="INPUT", help="Official result file or run directory.",
-                                                exists=True)],
-    out_file: Annotated[Path, typer.Option("--out", "-o", help="Output .jsonl (or .json for one list).")] = Path(
-        "qaoa.jsonl"),
+    source_path: Annotated[Path, typer.Argument(
+        metavar="INPUT", exists=True,
+        help="A run directory of 'toolenv eval' (live or replay), the directory holding one run (its --out), "
+             "or an official result file.")],
+    out_file: Annotated[Path, typer.Option("--out", "-o", help="Output file.")] = Path("qaoa.jsonl"),
+    fmt: Annotated[QaoaFormat | None, typer.Option(
+        "--format", help="jsonl: one session per line; json: one JSON array, as UniToolCall's scripts and "
+                         "LLaMA-Factory read it (default: json for a .json --out, else jsonl).")] = None,
     data: DataOpt = None,
     source: Annotated[QaoaSource, typer.Option(help="model: the agent's steps (gold for failed tasks); "
                                                "gold: the gold trajectories.")] = QaoaSource.MODEL,
@@ -215,5 +224,5 @@ def export_qaoa(
 ) -> None:
     """Write each session as a QAOA conversation (human / function_call / observation / gpt turns)."""
     run = _load_all([source_path], data, mode, scenarios, catalog)[0]
-    count = write_qaoa(run, out_file, source, correct_only)
+    count = write_qaoa(run, out_file, source, correct_only, fmt)
     out.print(f"wrote {count} sessions to {out_file}")

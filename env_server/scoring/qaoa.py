@@ -1,17 +1,22 @@
 """Export scored sessions as QAOA conversations (UniToolCall's Query-Action-Observation-Answer format).
 
-One JSON object per session::
+One JSON object per session, in the field types UniToolCall's released data and LLaMA-Factory's
+ShareGPT loader read::
 
-    {"id", "system", "tools": [{"name", "description", "inputSchema"}],
+    {"id", "system": str, "tools": str (a JSON list of {"name", "description", "inputSchema"}),
      "conversations": [{"from": "human" | "function_call" | "observation" | "gpt", "value": str}, ...],
      "meta": {"model", "task_types", "task_correct", "task_origin"}}
 
-Per task: the user message is a ``human`` turn. Each step of tool calls becomes its
-``function_call`` turns (value ``{"name", "arguments"}`` as JSON; parallel calls are
-consecutive), then one ``observation`` turn per call in the same order (strings as they are,
-other values as JSON). A clarifying question is a ``gpt`` turn followed by the user's reply as a
-``human`` turn; the final reply is a ``gpt`` turn. ``gpt`` values are wrapped in
-``<answer>...</answer>``.
+``tools`` is the list the session offered (distractors included) when the run recorded it (a
+``toolenv eval`` run directory keeps it in each session's head line), else the gold tasks' tools.
+
+Per task: the user message is a ``human`` turn. Each tool call is a ``function_call`` turn (value
+``{"name", "arguments"}`` as JSON) followed at once by its ``observation`` turn (strings as they
+are, other values as JSON), also within a parallel step, whose calls come one after the other.
+A clarifying question is a ``gpt`` turn followed by the user's reply as a ``human`` turn; the
+final reply is a ``gpt`` turn. ``gpt`` values are wrapped in ``<answer>...</answer>``. So roles
+alternate as both consumers require: ``human``/``observation`` at even positions,
+``gpt``/``function_call`` at odd ones, every call answered, and the conversation ends on ``gpt``.
 
 Which steps are written (``source``):
 
@@ -21,7 +26,8 @@ Which steps are written (``source``):
   ``correct_only`` a session with any failed task is left out instead.
 * ``gold``: every task from the gold trajectory, so a dataset becomes SFT data directly.
 
-Crashed sessions are never exported.
+Crashed sessions are never exported. :func:`write_qaoa` writes JSON lines or, with
+:attr:`QaoaFormat.JSON`, one JSON array (the layout UniToolCall's scripts ``json.load``).
 """
 
 from __future__ import annotations
@@ -53,6 +59,16 @@ class QaoaSource(str, Enum):
     GOLD = "gold"
 
 
+class QaoaFormat(str, Enum):
+    JSONL = "jsonl"
+    JSON = "json"
+
+    @classmethod
+    def for_path(cls, path: str | Path) -> QaoaFormat:
+        """JSON for a ``.json`` name, else JSON lines."""
+        return cls.JSON if Path(path).suffix == ".json" else cls.JSONL
+
+
 def qaoa_tools(tools: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """OpenAI-style or bare tools as ``{name, description, inputSchema}``."""
     out = []
@@ -78,6 +94,10 @@ def _call_turn(name: str, arguments: Any) -> Turn:
     return {"from": "function_call", "value": json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)}
 
 
+def _call_and_observation(name: str, arguments: Any, observation: Any) -> list[Turn]:
+    return [_call_turn(name, arguments), {"from": "observation", "value": _observation(observation)}]
+
+
 def _answer(text: str | None) -> Turn:
     return {"from": "gpt", "value": f"<answer>{text or ''}</answer>"}
 
@@ -93,8 +113,8 @@ def gold_turns(task: GoldTask) -> list[Turn]:
         elif nodes[0].name == PREPARE:
             turns.append(_answer(_observation(nodes[0].observation)))
         else:
-            turns.extend(_call_turn(n.name, n.arguments) for n in nodes)
-            turns.extend({"from": "observation", "value": _observation(n.observation)} for n in nodes)
+            for n in nodes:
+                turns.extend(_call_and_observation(n.name, n.arguments, n.observation))
     return turns
 
 
@@ -103,13 +123,26 @@ def model_turns(score: TaskScore, gold: GoldTask | None) -> list[Turn]:
     turns: list[Turn] = []
     for view in task_steps(score, gold):
         if view.calls:
-            turns.extend(_call_turn(c.name, c.arguments_object()) for c in view.calls)
-            turns.extend({"from": "observation", "value": _observation(c.observation)} for c in view.calls)
+            for c in view.calls:
+                turns.extend(_call_and_observation(c.name, c.arguments_object(), c.observation))
         elif view.status in (StepStatus.ASKED, StepStatus.ANSWERED):
             turns.append(_answer(view.text))
             if view.status is StepStatus.ASKED:
                 turns.append({"from": "human", "value": view.user_reply or ""})
     return turns
+
+
+def offered_tools(run: ScoredRun, session_id: str) -> list[dict[str, Any]]:
+    """The tools the session offered as the run recorded them, else its gold tasks' tools (each once)."""
+    recorded = run.tools.get(session_id)
+    if recorded:
+        return list(recorded)
+    gold = run.gold.get(session_id)
+    seen: dict[str, dict[str, Any]] = {}
+    for task in gold.tasks if gold is not None else ():
+        for tool in task.tools:
+            seen.setdefault(str(tool.get("function", tool).get("name", "")), tool)
+    return list(seen.values())
 
 
 def session_to_qaoa(
@@ -132,11 +165,11 @@ def session_to_qaoa(
         elif gold is not None:
             conversations.extend(gold_turns(gold))
             origin.append("gold")
-    tools = qaoa_tools(gold_session.tasks[0].tools if gold_session and gold_session.tasks else [])
+    tools = qaoa_tools(offered_tools(run, session.session_id))
     return {
         "id": session.session_id,
         "system": system_prompt(tools, run.env_info.get(session.session_id)),
-        "tools": tools,
+        "tools": json.dumps(tools, ensure_ascii=False),
         "conversations": conversations,
         "meta": {
             "model": run.name,
@@ -154,12 +187,19 @@ def iter_qaoa(run: ScoredRun, source: QaoaSource = QaoaSource.MODEL, correct_onl
             yield item
 
 
-def write_qaoa(run: ScoredRun, path: str | Path, source: QaoaSource = QaoaSource.MODEL, correct_only: bool = False) -> int:
-    """Write JSON lines (or one JSON list when the name ends in ``.json``); return the session count."""
+def write_qaoa(
+    run: ScoredRun,
+    path: str | Path,
+    source: QaoaSource = QaoaSource.MODEL,
+    correct_only: bool = False,
+    fmt: QaoaFormat | None = None,
+) -> int:
+    """Write JSON lines or one JSON array (``fmt``; default by the name, see
+    :meth:`QaoaFormat.for_path`); return the session count."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     items = list(iter_qaoa(run, source, correct_only))
-    if path.suffix == ".json":
+    if (fmt or QaoaFormat.for_path(path)) is QaoaFormat.JSON:
         path.write_text(json.dumps(items, indent=2, ensure_ascii=False), encoding="utf-8")
     else:
         path.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")

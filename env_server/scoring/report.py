@@ -64,6 +64,7 @@ class ScoredRun:
     gold: Mapping[str, GoldSession] = field(default_factory=dict)
     queries: Mapping[str, Sequence[str]] = field(default_factory=dict)
     env_info: Mapping[str, str] = field(default_factory=dict)
+    tools: Mapping[str, Sequence[dict[str, Any]]] = field(default_factory=dict)  # offered, per session, if recorded
     source: str = ""
 
     @cached_property

@@ -4,7 +4,8 @@
   user messages and environment text come from the dataset line (``english_tasks``,
   ``english_env_info``), falling back to the logged ``begin_of_current_task``.
 * :func:`score_run_dir`: a run directory written by ``toolenv eval``, scored with the same engine.
-* :func:`load_run`: either, chosen by the path (a directory is a run directory).
+* :func:`load_run`: either, chosen by the path (``inputs.resolve_input``: a run directory, a result
+  file, a replay run's directory or the directory holding one run).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from env_server.scoring.inputs import resolve_input
 from env_server.scoring.models import GoldSession, PredictedCall, PredictedStep, ScoringError
 from env_server.scoring.official import iter_result_lines, score_result_line, session_from_line
 from env_server.scoring.report import ScoredRun
@@ -105,13 +107,24 @@ def steps_from_events(events: Sequence[dict[str, Any]], task_count: int) -> list
     return steps
 
 
+def task_texts(lines: Sequence[dict[str, Any]], count: int) -> list[str]:
+    """The user message opening each of ``count`` tasks in a run transcript ("" when not logged)."""
+    texts = [""] * count
+    for line in lines:
+        task = line.get("task")
+        if line.get("type") == "message" and line.get("kind") == "task" and isinstance(task, int) and task < count:
+            texts[task] = str(line.get("content") or "")
+    return texts
+
+
 def score_run_dir(
     run_dir: str | Path, gold_for: GoldLookup, options: ScoringOptions = DEFAULT_OPTIONS, name: str | None = None
 ) -> ScoredRun:
     """Score a ``toolenv eval`` run directory (``config.json``, ``sessions/*.jsonl``; format in
     :mod:`clients.agent_runner`) with the offline engine. ``gold_for`` maps a scenario id to its
     gold session. A session whose file has an ``error`` line counts as crashed, like an official
-    ``Error during inference`` line."""
+    ``Error during inference`` line. The tools each session offered (its head line's ``tools``)
+    are kept for the QAOA export."""
     run_dir = Path(run_dir)
     config_path = run_dir / "config.json"
     config = json.loads(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
@@ -122,6 +135,7 @@ def score_run_dir(
     gold: dict[str, GoldSession] = {}
     queries: dict[str, list[str]] = {}
     env_info: dict[str, str] = {}
+    tools: dict[str, list[dict[str, Any]]] = {}
     for path in files:
         lines = _read_lines(path)
         head = next((line for line in lines if line.get("type") == "session"), {})
@@ -132,20 +146,17 @@ def score_run_dir(
         gold[scenario_id] = session
         if isinstance(head.get("env_info"), str):
             env_info[scenario_id] = head["env_info"]
+        if isinstance(head.get("tools"), list):
+            tools[scenario_id] = head["tools"]
         count = len(session.tasks)
-        texts = [""] * count
-        for line in lines:
-            task = line.get("task")
-            if line.get("type") == "message" and line.get("kind") == "task" and isinstance(task, int) and task < count:
-                texts[task] = str(line.get("content") or "")
-        queries[scenario_id] = texts
+        queries[scenario_id] = task_texts(lines, count)
         error = next((str(line.get("message")) for line in lines if line.get("type") == "error"), None)
         if error is not None:
             sessions.append(SessionScore(scenario_id, failed=True, failure=error))
             continue
         sessions.append(score_session(session, steps_from_events(lines, count), options))
     return ScoredRun(name=name or str(config.get("run") or run_dir.name), sessions=tuple(sessions), gold=gold,
-                     queries=queries, env_info=env_info, source=str(run_dir))
+                     queries=queries, env_info=env_info, tools=tools, source=str(run_dir))
 
 
 def load_run(
@@ -155,8 +166,9 @@ def load_run(
     name: str | None = None,
     gold_for: GoldLookup | None = None,
 ) -> ScoredRun:
-    """A run directory (needs ``gold_for``) or an official result file, chosen by the path."""
-    path = Path(path)
+    """A run directory (needs ``gold_for``) or an official result file, chosen by the path as
+    :func:`~env_server.scoring.inputs.resolve_input` resolves it."""
+    path = resolve_input(path)
     if path.is_dir():
         if gold_for is None:
             raise ScoringError(f"{path}: scoring a run directory needs the scenarios it ran")

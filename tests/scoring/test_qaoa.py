@@ -15,7 +15,7 @@ from tests.scoring.synthetic import call, oracle_steps, run_session, session_a
 from tests.scoring.test_official import official_tree  # noqa: F401  (fixture)
 
 ORACLE_ROLES = [
-    "human", "function_call", "function_call", "observation", "observation", "gpt",  # parallel
+    "human", "function_call", "observation", "function_call", "observation", "gpt",  # parallel: each call answered
     "human", "gpt",  # chat
     "human", "gpt", "human", "function_call", "observation", "gpt",  # clarify: ask, reply, call, answer
     "human", "function_call", "observation", "function_call", "observation", "gpt",  # sequential
@@ -35,13 +35,14 @@ def test_oracle_session_exports_query_action_observation_answer_turns() -> None:
     turns = item["conversations"]
     assert [t["from"] for t in turns] == ORACLE_ROLES
     assert [t["value"] for t in turns if t["from"] == "human"] == ["q0", "q1", "q2", "From the Grand hotel.", "q3"]
-    calls = [json.loads(t["value"]) for t in turns[1:3]]
+    calls = [json.loads(t["value"]) for t in turns[1:5:2]]
     assert {c["name"] for c in calls} == {"getWeather", "getAQI"} and calls[0]["arguments"] == {"city": "Oslo"}
-    observations = [json.loads(t["value"]) for t in turns[3:5]]
-    assert observations == [{"t": 12}, {"aqi": 20}] or observations == [{"aqi": 20}, {"t": 12}]
+    observations = {c["name"]: json.loads(t["value"]) for c, t in zip(calls, turns[2:5:2], strict=True)}
+    assert observations == {"getWeather": {"t": 12}, "getAQI": {"aqi": 20}}  # each call's own, right after it
     assert turns[5]["value"] == "<answer>Here you go.</answer>"
-    assert item["tools"][0] == {"name": "getWeather", "description": "getWeather",
-                                "inputSchema": TOOLS_0_SCHEMA}
+    assert isinstance(item["tools"], str)  # a JSON string, as UniToolCall's data and LLaMA-Factory hold it
+    assert json.loads(item["tools"])[0] == {"name": "getWeather", "description": "getWeather",
+                                            "inputSchema": TOOLS_0_SCHEMA}
     assert "<tools>" in item["system"] and item["system"].startswith("Current Date: 2024-05-06")
     assert item["meta"]["task_origin"] == ["model"] * 4
 
