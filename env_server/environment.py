@@ -223,7 +223,8 @@ class ToolEnvironment(SessionLifecycle):
         allowed = None if view is self._free else frozenset(view.names.values())
         if self._search_index is None:
             self._search_index = search_index_for(self.catalog)
-        hits = self._search_index.search(args["query"], int(args.get("limit", 10)), allowed)
+        category = _known_category(self._search_index, args.get("category"))
+        hits = self._search_index.search(args["query"], int(args.get("limit", 10)), allowed, category)
         results = []
         for hit in hits:
             spec = self.catalog.tools[hit.name]
@@ -300,6 +301,17 @@ class ToolEnvironment(SessionLifecycle):
 def _rules_for(catalog: Catalog) -> CatalogRules:
     """The catalog's rules, shared by every environment built on it (kept by the catalog)."""
     return catalog.derived.get("rules", lambda: CatalogRules.from_specs(list(catalog.tools.values())))
+
+
+def _known_category(index: ToolSearchIndex, category: str | None) -> str | None:
+    """The catalog's spelling of ``category`` (any letter case); an unknown one names the known ones."""
+    if category is None:
+        return None
+    known = index.categories
+    if category.lower() not in known:
+        choices = ", ".join(sorted(known.values()))
+        raise _argument_error(SEARCH_TOOL.name, [f"unknown category {category!r}; known categories: {choices}"])
+    return known[category.lower()]
 
 
 def _argument_error(name: str, problems: list[str]) -> ArgumentError:
