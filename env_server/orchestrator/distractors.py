@@ -42,7 +42,7 @@ def pick_distractors(catalog: Catalog, tools: Mapping[str, ToolSpec], n: int, se
     the similarity tier first, in rank order, then the random fill."""
     if n <= 0:
         return []
-    candidates = _candidates(catalog, tools)
+    candidates = candidate_names(catalog, tools)
     similar = similar_tools(catalog, tools, candidates, similar_quota(len(tools), n))
     chosen = set(similar)
     rest = sorted(name for name in candidates if name not in chosen)
@@ -67,7 +67,7 @@ def _base(name: str) -> str:
     return name.split("__", 1)[0]
 
 
-def _candidates(catalog: Catalog, tools: Mapping[str, ToolSpec]) -> frozenset[str]:
+def candidate_names(catalog: Catalog, tools: Mapping[str, ToolSpec]) -> frozenset[str]:
     """Catalog names sharing no exposed name, catalog name or base signature with ``tools``."""
     taken = set(tools) | {t.name for t in tools.values()}
     bases = {_base(name) for name in taken} | {t.base_name for t in tools.values() if t.base_name}

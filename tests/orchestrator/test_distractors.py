@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from env_server.catalog.models import Operation
-from env_server.orchestrator.distractors import pick_distractors, similar_quota
+from env_server.orchestrator.distractors import candidate_names, pick_distractors, similar_quota
 from env_server.orchestrator.errors import LiveSessionError
 from env_server.orchestrator.gold import scenario_tools
 from env_server.orchestrator.live import STEP_META_KEY
@@ -45,11 +45,12 @@ def test_similar_tools_are_the_search_index_top_hits_then_a_seeded_random_fill(b
     assert quota == 10  # 5 scenario tools + 10 similar = 15 of 20, then 5 random
     index = search_index_for(builtin_catalog)
     best: dict[str, float] = {}
+    allowed = candidate_names(builtin_catalog, tools)  # scores depend on the candidate set (group boosts)
     for tool in tools.values():  # each scenario tool's name and description is one query
-        for hit in index.search(f"{tool.name} {tool.description}", limit=len(builtin_catalog.tools)):
+        for hit in index.search(f"{tool.name} {tool.description}", limit=len(builtin_catalog.tools), allowed=allowed):
             best[hit.name] = max(best.get(hit.name, 0.0), hit.score)
     similar, rest = picks[:quota], picks[quota:]
-    outside = [best.get(name, 0.0) for name in builtin_catalog.tools if name not in similar and name not in tools]
+    outside = [best.get(name, 0.0) for name in allowed if name not in similar]
     assert min(best[name] for name in similar) >= max(outside)  # the top of the index, nothing better left out
     assert [best[name] for name in similar] == sorted((best[name] for name in similar), reverse=True)
     other_seed = pick_distractors(builtin_catalog, tools, 15, seed=2)
