@@ -1,0 +1,157 @@
+"""Imported tools (WildToolBench lines) answer as the API their name and description promise:
+ids name the right records, lists come back as lists, arguments are echoed only when sent,
+and codes are real codes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from env_server import ToolEnvironment
+from env_server.catalog import Catalog, Operation, load_catalog
+from env_server.catalog.infer import ECHO_KEY
+from env_server.catalog.words import singularize
+from env_server.config import ServerSettings
+from env_server.simulators.naming import kind_for
+from env_server.specs.samples import sample_arguments
+from state import Database
+from state.store import Durability
+
+
+def _tool(name: str, description: str, required: tuple[str, ...] = (), **params: str) -> dict[str, Any]:
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": {k: {"type": t, "description": k} for k, t in params.items()},
+                       "required": list(required)},
+    }}
+
+
+TOOLS = [
+    _tool("getWeatherAlerts", "Get weather alerts for a region.", ("region",), region="string", alertType="string"),
+    _tool("getCountryInfo", "Get the country information of a specific IP address.", ("ip",), ip="string"),
+    _tool("searchMods", "Search mods by keyword.", ("query",), query="string"),
+    _tool("getMods", "Get the list of mods according to the filtering conditions.", ("game_id",), game_id="integer"),
+    _tool("syncTransactions", "Synchronize the bank transactions of a user.", ("user_id",), user_id="string"),
+    _tool("searchShows", "Search shows in a city.", ("city",), city="string"),
+    _tool("getShowDetail", "Get the detailed information of a show.", ("activity_id",), activity_id="string"),
+    _tool("getRandomQuotesByCount", "Get a specified number of random anime quotes.", ("count",), count="integer"),
+    _tool("getAnonymizationStatus", "Get the anonymization status of a specified task.", ("taskId",), taskId="string"),
+]
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    path = tmp_path_factory.mktemp("wtb") / "tools.jsonl"
+    path.write_text("\n".join(json.dumps([t]) for t in TOOLS) + "\n", encoding="utf-8")
+    return load_catalog([path])
+
+
+@pytest.fixture
+def call(catalog: Catalog) -> Iterator[Any]:
+    env = ToolEnvironment(catalog, Database(), ServerSettings(durability=Durability.EPHEMERAL))
+    env.create_session(tools=sorted(catalog.tools), session_id="s", seed=11)
+
+    def run(name: str, args: dict[str, Any]) -> Any:
+        outcome = env.call_tool("s", name, args)
+        assert not outcome.is_error, outcome.message
+        Draft202012Validator(catalog.tools[name].output_schema).validate(outcome.result)
+        return outcome.result
+
+    yield run
+    env.release_session("s")
+
+
+@pytest.mark.parametrize(("field", "kind"), [
+    ("country_code", "country_code"), ("origin_country_code", "country_code"), ("postal_code", "postal_code"),
+    ("zip_code", "postal_code"), ("currency_code", "currency_code"), ("language_code", "language_code"),
+    ("promo_code", "code"), ("airport_ident", "code"),
+])
+def test_a_code_field_takes_the_kind_its_name_says(field: str, kind: str):
+    assert kind_for(field, "item") == kind
+
+
+def test_an_ip_lookup_answers_real_country_and_currency_codes(call: Any):
+    out = call("getCountryInfo", {"ip": "81.2.69.142"})
+    assert len(out["country_code"]) == 2 and out["country_code"].isupper()
+    assert len(out["currency_code"]) == 3 and out["currency_code"].isupper()
+
+
+def test_an_argument_the_call_did_not_send_is_not_made_up(catalog: Catalog, call: Any):
+    schema = catalog.tools["getWeatherAlerts"].output_schema["properties"]["results"]["items"]
+    assert schema["properties"]["alertType"].get(ECHO_KEY) is True
+    plain = call("getWeatherAlerts", {"region": "Bavaria"})["results"]
+    assert plain and all("alertType" not in alert and alert["region"] == "Bavaria" for alert in plain)
+    sent = call("getWeatherAlerts", {"region": "Bavaria", "alertType": "Flood"})["results"]
+    assert sent and all(alert["alertType"] == "Flood" for alert in sent)
+
+
+def test_another_entitys_id_filters_a_list_instead_of_naming_its_records(catalog: Catalog, call: Any):
+    profile = catalog.tools["getMods"].profile
+    assert (profile.operation, profile.id_param, profile.filter_params) == (Operation.SEARCH, None, ["game_id"])
+    mods = call("getMods", {"game_id": 4711})["results"]
+    assert mods and all(m["mod_id"].startswith("mod_") and m["mod_id"] != 4711 for m in mods)
+
+
+def test_an_action_on_a_users_data_does_not_take_the_user_id_for_its_own(call: Any):
+    out = call("syncTransactions", {"user_id": "user_42"})
+    assert out["user_id"] == "user_42" and out["transaction_id"] != "user_42"
+
+
+def test_a_detail_read_by_its_only_id_opens_the_listed_record(catalog: Catalog, call: Any):
+    assert catalog.tools["getShowDetail"].profile.id_param == "activity_id"
+    show = call("searchShows", {"city": "Lisbon"})["results"][0]
+    detail = call("getShowDetail", {"activity_id": show["show_id"]})
+    assert detail["name"] == show["name"]
+
+
+def test_a_tool_asking_for_a_number_of_records_lists_at_most_that_many(catalog: Catalog, call: Any):
+    assert catalog.tools["getRandomQuotesByCount"].profile.operation is Operation.SEARCH
+    quotes = call("getRandomQuotesByCount", {"count": 2})["results"]
+    assert 1 <= len(quotes) <= 2 and all(q["quote"] for q in quotes)
+
+
+def test_a_status_read_answers_one_record(catalog: Catalog, call: Any):
+    assert catalog.tools["getAnonymizationStatus"].profile.operation is Operation.READ
+    assert isinstance(call("getAnonymizationStatus", {"taskId": "task_1"}), dict)
+
+
+@pytest.mark.parametrize(("plural", "singular"), [
+    ("cases", "case"), ("databases", "database"), ("buses", "bus"), ("classes", "class"), ("boxes", "box"),
+    ("cities", "city"), ("status", "status"),
+])
+def test_plural_nouns_lose_only_their_plural_ending(plural: str, singular: str):
+    assert singularize(plural) == singular
+
+
+def test_wildtoolbench_search_results_echo_only_what_was_sent(wtb_catalog: Catalog):
+    env = ToolEnvironment(wtb_catalog, Database(), ServerSettings(durability=Durability.EPHEMERAL))
+    env.create_session(tools=sorted(wtb_catalog.tools), session_id="w", seed=3)
+    try:
+        searches = [(name, spec) for name, spec in sorted(wtb_catalog.tools.items())
+                    if spec.profile.operation is Operation.SEARCH and len(spec.input_schema.get("properties") or {}) > 1]
+        checked = 0
+        for name, spec in searches[::5]:  # a spread of ~40, to stay fast
+            # Arguments repeated as fields of their own (not standing for a record field).
+            echoes = {k for k, v in (_record_schema(spec.output_schema).get("properties") or {}).items()
+                      if v.get(ECHO_KEY)}
+            checked += bool(echoes)
+            required = set(spec.input_schema.get("required") or [])
+            args = {k: v for k, v in sample_arguments(spec, 0).items() if k in required}
+            outcome = env.call_tool("w", name, args)
+            if outcome.is_error:
+                continue
+            for row in outcome.result.get(spec.profile.collection) or []:
+                assert not (echoes - set(args)) & set(row), (name, args, row)
+    finally:
+        env.release_session("w")
+    assert checked >= 20
+
+
+def _record_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    results = (schema.get("properties") or {}).get("results")
+    return results["items"] if isinstance(results, dict) and "items" in results else schema
+
