@@ -204,12 +204,14 @@ def template_output(
     id_field = profile.id_field or "id"
     echoed = _echoed_arguments(input_schema, id_field)
     op, generic = profile.operation, template.name == GENERIC
-    record, hints = _record_fields(template, echoed)
+    record, hints, taken = _record_fields(template, echoed)
     required = [r for r in template.required if r in record or r in echoed]
     record, required = _with_operation_fields(op, generic, record, required)
     if template.has_id or generic or op not in (Operation.READ, Operation.ACTION) or profile.id_param:
         record, required = {id_field: {"type": "string"}, **record}, [id_field, *required]
-    echoes = {k: v if k in hints or k in required else {**v, ECHO_KEY: True} for k, v in echoed.items()}
+    # An argument standing for a record field keeps the field's schema (its enum, its bounds)
+    # for when the call leaves it out; any other argument is only echoed.
+    echoes = {k: taken.get(k) or (v if k in required else {**v, ECHO_KEY: True}) for k, v in echoed.items()}
     item = {"type": "object", "properties": {**record, **echoes}, "required": required}
     if op in (Operation.SEARCH, Operation.LIST):
         return {
@@ -235,21 +237,43 @@ def _echoed_arguments(input_schema: dict[str, Any], id_field: str) -> dict[str, 
     }
 
 
-def _record_fields(template: EntityTemplate, echoed: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The template's record fields the call does not echo, and the hints (moved to echoing args).
+def _record_fields(
+    template: EntityTemplate, echoed: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+    """The template's record fields the call does not echo, the hints (moved to echoing args),
+    and the echoing args with the field schema each stands for (when the types agree).
 
     A record field the call names (``departure_date`` for ``departureDate``, ``base_currency``
     for ``base``) is the echo, under the caller's name, with the field's hint.
     """
     record: dict[str, Any] = {}
     hints = dict(template.hints)
+    taken: dict[str, Any] = {}
     for field, schema in template.properties.items():
         arg = next((a for a, a_schema in echoed.items() if _names_field(a, a_schema, field, schema)), None)
         if arg is None:
             record[field] = schema
-        elif field in template.hints:
+            continue
+        taken[arg] = _field_schema(echoed[arg], schema)
+        if field in template.hints:
             hints.setdefault(arg, template.hints[field])
-    return record, hints
+    return record, hints, taken
+
+
+_NUMERIC = frozenset({"integer", "number"})
+
+
+def _field_schema(arg_schema: dict[str, Any], field_schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of an argument's echo standing for a record field: the field's (its enum,
+    its bounds) when the types agree, under the argument's own numeric type."""
+    arg_type, field_type = arg_schema.get("type", "string"), field_schema.get("type", "string")
+    if "enum" in arg_schema:
+        return arg_schema
+    if arg_type == field_type:
+        return field_schema
+    if {arg_type, field_type} <= _NUMERIC:
+        return {**field_schema, "type": arg_type}
+    return arg_schema
 
 
 def _with_operation_fields(

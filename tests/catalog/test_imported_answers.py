@@ -17,6 +17,8 @@ from env_server.catalog.infer import ECHO_KEY
 from env_server.catalog.words import singularize
 from env_server.config import ServerSettings
 from env_server.simulators.naming import kind_for
+from env_server.specs.audit import audit_catalog
+from env_server.specs.audit_imported import generic_leaves, imported_hits
 from env_server.specs.samples import sample_arguments
 from state import Database
 from state.store import Durability
@@ -40,6 +42,8 @@ TOOLS = [
     _tool("getShowDetail", "Get the detailed information of a show.", ("activity_id",), activity_id="string"),
     _tool("getRandomQuotesByCount", "Get a specified number of random anime quotes.", ("count",), count="integer"),
     _tool("getAnonymizationStatus", "Get the anonymization status of a specified task.", ("taskId",), taskId="string"),
+    _tool("searchActivities", "Search for activities to do by participants and type.", (), participants="integer",
+          type="string", price="number"),
 ]
 
 
@@ -119,6 +123,16 @@ def test_a_status_read_answers_one_record(catalog: Catalog, call: Any):
     assert isinstance(call("getAnonymizationStatus", {"taskId": "task_1"}), dict)
 
 
+def test_an_argument_standing_for_a_record_field_keeps_the_fields_enum_and_bounds(catalog: Catalog, call: Any):
+    item = catalog.tools["searchActivities"].output_schema["properties"]["results"]["items"]["properties"]
+    assert "enum" in item["type"] and item["participants"]["maximum"] == 5
+    for activity in call("searchActivities", {})["results"]:
+        assert 1 <= activity["participants"] <= 5 and activity["type"] in item["type"]["enum"]
+        assert 0 <= activity["price"] <= 1
+    picked = call("searchActivities", {"participants": 2, "type": "social"})["results"]
+    assert picked and all((a["participants"], a["type"]) == (2, "social") for a in picked)
+
+
 @pytest.mark.parametrize(("plural", "singular"), [
     ("cases", "case"), ("databases", "database"), ("buses", "bus"), ("classes", "class"), ("boxes", "box"),
     ("cities", "city"), ("status", "status"),
@@ -155,3 +169,38 @@ def _record_schema(schema: dict[str, Any]) -> dict[str, Any]:
     results = (schema.get("properties") or {}).get("results")
     return results["items"] if isinstance(results, dict) and "items" in results else schema
 
+
+
+# -- the audit's imported-tool check --------------------------------------------------------
+
+
+def test_the_audit_flags_an_unsent_echo_and_a_borrowed_id(catalog: Catalog):
+    alerts = catalog.tools["getWeatherAlerts"]
+    made_up = {"results": [{"alert_id": "a1", "region": "Bavaria", "alertType": "rust"}], "total": 1}
+    assert [p for p, _ in imported_hits(alerts, {"region": "Bavaria"}, made_up)] == ["$.alertType"]
+    assert imported_hits(alerts, {"region": "Bavaria", "alertType": "rust"}, made_up) == []
+
+    sync = catalog.tools["syncTransactions"]
+    borrowed = {"transaction_id": "user_42", "user_id": "user_42", "amount": 5.0}
+    assert [p for p, _ in imported_hits(sync, {"user_id": "user_42"}, borrowed)] == ["$.transaction_id"]
+
+
+def test_the_audit_flags_an_answer_of_generic_filler(catalog: Catalog):
+    spec = catalog.tools["syncTransactions"]
+    filler = spec.model_copy(update={"output_schema": {"type": "object", "properties": {
+        "transaction_id": {"type": "string"}, "flux": {"type": "string"}, "gadget": {"type": "string"},
+        "amount": {"type": "number"}, "quux": {"type": "number"}}}})
+    record = {"transaction_id": "t1", "flux": "knitting", "gadget": "golang", "amount": 4.0, "quux": 371.5}
+    generic, counted = generic_leaves(filler, {}, record)
+    assert (sorted(generic), counted) == (["$.flux", "$.gadget", "$.quux"], 4)
+    assert [p for p, _ in imported_hits(filler, {}, record)] == ["$"]
+
+
+def test_native_tools_are_not_judged_as_imported(builtin_catalog: Catalog):
+    spec = next(s for s in builtin_catalog.tools.values() if not s.profile.inferred)
+    assert imported_hits(spec, {}, {"anything": "goes", "foo": "bar"}) == []
+
+
+def test_the_imported_tools_pass_their_audit(catalog: Catalog):
+    report = audit_catalog(catalog, quiet=True)
+    assert report.tools_audited == len(TOOLS) and report.findings == []
