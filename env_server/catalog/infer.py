@@ -208,7 +208,7 @@ def template_output(
     required = [r for r in template.required if r in record or r in echoed]
     record, required = _with_operation_fields(op, generic, record, required)
     if template.has_id or generic or op not in (Operation.READ, Operation.ACTION) or profile.id_param:
-        record, required = {id_field: {"type": "string"}, **record}, [id_field, *required]
+        record, required = {id_field: _id_schema(profile, input_schema), **record}, [id_field, *required]
     # An argument standing for a record field keeps the field's schema (its enum, its bounds)
     # for when the call leaves it out; any other argument is only echoed.
     echoes = {k: taken.get(k) or (v if k in required else {**v, ECHO_KEY: True}) for k, v in echoed.items()}
@@ -261,6 +261,16 @@ def _record_fields(
 
 
 _NUMERIC = frozenset({"integer", "number"})
+
+
+def _id_schema(profile: ProfileSpec, input_schema: dict[str, Any]) -> dict[str, Any]:
+    """The record id's schema: the id parameter's type when the call passes one under the same
+    name (an integer ``entity_id`` reads back as that integer), a string otherwise."""
+    param = (input_schema.get("properties") or {}).get(profile.id_param or "")
+    same = profile.id_param and snake(profile.id_param) == snake(profile.id_field or "")
+    if same and isinstance(param, dict) and param.get("type") in _NUMERIC:
+        return {"type": param["type"]}
+    return {"type": "string"}
 
 
 def _field_schema(arg_schema: dict[str, Any], field_schema: dict[str, Any]) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from env_server.simulators.coherent_kinds import (
     vin_country,
     vin_year,
 )
+from env_server.simulators.compose import record_summary
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -139,7 +140,9 @@ def _record_title(gen: Generation) -> str:
     scope = gen.scope
 
     def make() -> str:
-        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None)
+        own_name = (f"{snake(gen.entity)}_name", f"{snake(gen.entity)}_title")  # "instanceName"
+        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None) or next(
+            (v for k in own_name if isinstance(v := gen.snaked_args.get(k), str) and v), None)
         own = named if scope.is_top else None  # the caller (or the stored row) named the record
         return own or str(draw_kind(title_kind(gen.entity), gen))
 
@@ -236,6 +239,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
     "description": lambda g: draw_kind(description_kind(g.entity), g),
+    # A generic record's description: its entity's own texts where a vocabulary has them.
+    "record_summary": lambda g: record_summary(g, _record_title(g)) if description_kind(g.entity) == "note_text"
+    else draw_kind(description_kind(g.entity), g),
     "hashtag": lambda g: "#" + slugify(draw_kind("tag", g)).replace("-", ""),
     "slug": lambda g: slugify(_record_title(g)),
     "word": lambda g: draw_kind("dictionary_word", g),

@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog, Operation, load_catalog
 from env_server.catalog.infer import ECHO_KEY
+from env_server.catalog.templates import GENERIC, default_templates
 from env_server.catalog.words import singularize
 from env_server.config import ServerSettings
 from env_server.simulators.naming import kind_for
@@ -44,6 +45,8 @@ TOOLS = [
     _tool("getAnonymizationStatus", "Get the anonymization status of a specified task.", ("taskId",), taskId="string"),
     _tool("searchActivities", "Search for activities to do by participants and type.", (), participants="integer",
           type="string", price="number"),
+    _tool("createSprocket", "Create a new sprocket.", ("sprocketName",), sprocketName="string", teeth="integer"),
+    _tool("updateCog", "Change a cog's tooth count.", ("cog_id",), cog_id="integer", teeth="integer"),
 ]
 
 
@@ -131,6 +134,20 @@ def test_an_argument_standing_for_a_record_field_keeps_the_fields_enum_and_bound
         assert 0 <= activity["price"] <= 1
     picked = call("searchActivities", {"participants": 2, "type": "social"})["results"]
     assert picked and all((a["participants"], a["type"]) == (2, "social") for a in picked)
+
+
+def test_a_record_no_template_fits_is_named_and_described_from_the_call(call: Any):
+    made = call("createSprocket", {"sprocketName": "Gearhead", "teeth": 32})
+    assert made["name"] == "Gearhead" and made["description"] == "Sprocket “Gearhead” for teeth 32."
+    changed = call("updateCog", {"cog_id": 7, "teeth": 30})
+    assert changed["cog_id"] == 7 and changed["status"] == "updated"
+
+
+def test_a_generic_record_lists_with_real_looking_statuses(catalog: Catalog):
+    spec = catalog.tools["createSprocket"]
+    assert spec.output_schema["properties"]["status"]["enum"]  # a create's own statuses
+    generic = next(t for t in default_templates() if t.name == GENERIC)
+    assert generic.properties["status"]["enum"] == ["active", "inactive", "pending", "archived"]
 
 
 @pytest.mark.parametrize(("plural", "singular"), [
