@@ -151,7 +151,7 @@ def _plural_noun(words: list[str]) -> bool:
     if "trending" in words:
         return True
     before = words[1 : words.index("by", 1)] if "by" in words[1:] else words[1:]
-    noun = (before or words)[-1]
+    noun = ([w for w in before if w not in _SUFFIX_NOISE] or before or words)[-1]
     return noun == "news" or noun.endswith("s") and singularize(noun) != noun and noun not in _SINGULAR_S
 
 

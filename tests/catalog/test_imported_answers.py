@@ -14,10 +14,11 @@ from jsonschema import Draft202012Validator
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog, Operation, load_catalog
 from env_server.catalog.infer import ECHO_KEY
-from env_server.catalog.templates import GENERIC, default_templates
+from env_server.catalog.templates import GENERIC, choose_template, default_templates
 from env_server.catalog.words import singularize
 from env_server.config import ServerSettings
 from env_server.simulators.naming import kind_for
+from env_server.simulators.records import default_facts
 from env_server.specs.audit import audit_catalog
 from env_server.specs.audit_imported import generic_leaves, imported_hits
 from env_server.specs.samples import sample_arguments
@@ -221,3 +222,33 @@ def test_native_tools_are_not_judged_as_imported(builtin_catalog: Catalog):
 def test_the_imported_tools_pass_their_audit(catalog: Catalog):
     report = audit_catalog(catalog, quiet=True)
     assert report.tools_audited == len(TOOLS) and report.findings == []
+
+
+# -- templates for what inference used to misread ------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "description", "expected"), [
+    ("getMonsters", "Retrieve data on all monsters in the RuneScape game, including their weaknesses.", "game_monster"),
+    ("getSupportedLanguages", "Get the list of all languages supported by the API.", "language"),
+    ("getSchoolsAndUniversitiesInfo", "Retrieve information about schools and universities in Switzerland.", "school"),
+    ("getTechnicalIndicators", "Analyze stock data based on the provided technical indicators.", "technical_indicator"),
+    ("getCountryLanguageAndCurrency", "Get the language and currency of a country.", "country"),
+])
+def test_a_tool_is_answered_by_the_template_of_what_it_returns(name: str, description: str, expected: str):
+    assert choose_template(name, description).name == expected
+
+
+def test_languages_and_schools_answer_with_facts_that_agree(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("wtb2") / "tools.jsonl"
+    tools = [_tool("getSupportedLanguages", "Get the list of all languages supported by the API."),
+             _tool("getSchools", "Retrieve information about schools and universities.", ("location",), location="string")]
+    path.write_text("\n".join(json.dumps([t]) for t in tools) + "\n", encoding="utf-8")
+    env = ToolEnvironment(load_catalog([path]), Database(), ServerSettings(durability=Durability.EPHEMERAL))
+    env.create_session(tools=["getSupportedLanguages", "getSchools"], session_id="l", seed=2)
+    languages = env.call_tool("l", "getSupportedLanguages", {}).result["results"]
+    names = default_facts().reference.languages
+    assert languages and all(names[lang["code"]] == lang["name"] for lang in languages)
+    schools = env.call_tool("l", "getSchools", {"location": "Zurich"}).result["results"]
+    assert schools and all(s["city"] in ("Zurich", "Zürich") and s["country"] == "Switzerland" for s in schools)
+    assert all("{" not in s["name"] for s in schools)
+    env.release_session("l")
