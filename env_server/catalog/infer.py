@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from env_server.catalog.models import Operation, ProfileSpec
+from env_server.catalog.places import described_country
 from env_server.catalog.templates import (
     GENERIC,
     EntityTemplate,
@@ -170,7 +171,7 @@ def infer_tool(
     base = infer_profile(name, description, input_schema)
     template = choose_template(name, description, templates)
     output, hints = template_output(base, input_schema, template)
-    update: dict[str, Any] = {"hints": hints}
+    update: dict[str, Any] = {"hints": hints, "place": described_country(description)}
     if template.entity and base.operation in (Operation.READ, Operation.ACTION) and base.id_param is None:
         # No id flows in or out, so the entity only steers generation (a coin's price, a city's weather).
         update["entity"] = template.entity

@@ -27,6 +27,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         now=ctx.now,
         current=reports_current(spec),
         plans=ctx.plans,
+        home=profile.place,
     )
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):

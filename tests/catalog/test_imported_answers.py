@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog, Operation, load_catalog
 from env_server.catalog.infer import ECHO_KEY
+from env_server.catalog.places import described_country
 from env_server.catalog.templates import GENERIC, choose_template, default_templates
 from env_server.catalog.words import singularize
 from env_server.config import ServerSettings
@@ -252,3 +253,33 @@ def test_languages_and_schools_answer_with_facts_that_agree(tmp_path_factory: py
     assert schools and all(s["city"] in ("Zurich", "Zürich") and s["country"] == "Switzerland" for s in schools)
     assert all("{" not in s["name"] for s in schools)
     env.release_session("l")
+
+
+# -- the country a description names ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("description", "code"), [
+    ("Retrieve information about schools and universities in Switzerland.", "CH"),
+    ("Book Dutch train tickets.", "NL"),
+    ("Get historical data of sensors in the UK.", "GB"),
+    ("Validate the given US street address.", "US"),
+    ("Get the list of streets in Denmark based on the district.", "DK"),
+    ("Let us know the weather for a city.", None),  # "us" the pronoun
+    ("Compare train fares between France and Spain.", None),  # two countries: no one home
+    ("Get the real-time weather conditions of a specified city.", None),
+])
+def test_the_country_a_description_names_becomes_the_tools_place(description: str, code: str | None):
+    assert described_country(description) == code
+
+
+def test_records_of_a_country_scoped_tool_lie_in_that_country(tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("wtb3") / "tools.jsonl"
+    tools = [_tool("getSchools", "Retrieve information about schools and universities in Switzerland.")]
+    path.write_text("\n".join(json.dumps([t]) for t in tools) + "\n", encoding="utf-8")
+    catalog = load_catalog([path])
+    assert catalog.tools["getSchools"].profile.place == "CH"
+    env = ToolEnvironment(catalog, Database(), ServerSettings(durability=Durability.EPHEMERAL))
+    env.create_session(tools=["getSchools"], session_id="c", seed=4)
+    schools = env.call_tool("c", "getSchools", {}).result["results"]
+    assert schools and all(s["country"] == "Switzerland" for s in schools)
+    env.release_session("c")
