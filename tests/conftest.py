@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,9 @@ from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from state import Database
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# The reference data sits beside the project (../shared/data); TOOLENV_SHARED_DATA points
+# elsewhere (a git worktree lives one level deeper).
+SHARED = Path(os.environ.get("TOOLENV_SHARED_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 WTB_TOOLS = SHARED / "wildtoolbench" / "tools_en.jsonl"
 TOOLALPACA = SHARED / "toolalpaca"
 

@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from env_server.catalog.models import Operation, ProfileSpec
+from env_server.catalog.places import described_country
 from env_server.catalog.templates import (
     GENERIC,
     EntityTemplate,
@@ -54,7 +55,9 @@ _VERBS: list[tuple[Operation, tuple[str, ...]]] = [
     ),
 ]
 _SUFFIX_NOISE = ("detail", "details", "info", "information", "data", "list", "by", "for", "of", "the")
-_PLURAL_HINT = re.compile(r"\b(list of|search|events|shows|results|items|articles|records|recommend\w*)\b", re.IGNORECASE)
+_PLURAL_HINT = re.compile(
+    r"\b(list of|lists|search|events|shows|results|items|articles|records|recommend\w*|all (?!details)\w{4,}s)\b", re.IGNORECASE
+)
 _CONTROL_PARAMS = frozenset(
     {"format", "page", "limit", "offset", "sort", "order_by", "sortby", "lang", "language", "api_key",
      "apikey", "key", "token", "callback", "per_page", "page_size", "count", "max_results", "fields"}
@@ -97,10 +100,16 @@ def infer_profile(name: str, description: str, input_schema: dict[str, Any]) -> 
     props: dict[str, Any] = input_schema.get("properties") or {}
     id_params = [p for p in props if is_id_param(p)]
     entity = infer_entity(words)
+    plural = len(words) > 1 and bool(
+        _plural_noun(words) or _PLURAL_HINT.search(description) or _asks_count(props, description))
     id_param = _best_id_param(id_params, entity)
-    if op is Operation.READ and id_param is None and len(words) > 1 and (
-        words[-1].endswith("s") or _PLURAL_HINT.search(description)
-    ):
+    if id_param is None and id_params and op in (Operation.UPDATE, Operation.DELETE):
+        # "manageBoardPins(board_id)" changes the board: the write's entity is the one its id names.
+        id_param, entity = id_params[0], id_entity(id_params[0])
+    elif id_param is None and op is Operation.READ and not plural and len(id_params) == 1:
+        # One record read by the one id it takes, under another name ("getShowDetail(activity_id)").
+        id_param = id_params[0]
+    if op is Operation.READ and id_param is None and plural:
         op = Operation.SEARCH
     filters = [p for p in props if p != id_param and p.lower() not in _CONTROL_PARAMS]
     collection = "results" if op in (Operation.SEARCH, Operation.LIST) else None
@@ -117,12 +126,42 @@ def infer_profile(name: str, description: str, input_schema: dict[str, Any]) -> 
 
 
 def _best_id_param(candidates: list[str], entity: str) -> str | None:
-    if not candidates:
-        return None
+    """The id parameter naming the tool's own entity (or a bare ``id``). Another entity's id
+    (``getMods(game_id)``, ``syncTransactions(user_id)``) filters: it is not the record's id,
+    unless it is all a single-record read takes (see ``infer_profile``)."""
     for c in candidates:
-        if entity in c.lower().replace("_", ""):
+        stem = c.lower().replace("_", "")
+        if entity in stem or stem in ("id", "uuid"):
             return c
-    return candidates[0]
+    return None
+
+
+def id_entity(param: str) -> str:
+    """The entity an id parameter names: ``board_id`` and ``boardId`` -> ``board``."""
+    stem = snake(param).removesuffix("_uuid").removesuffix("_id")
+    return re.sub(r"[^a-z0-9_]", "", stem) or "item"
+
+
+_COUNT_PARAMS = frozenset({"count", "num", "n", "max_results", "num_results", "number_of_results"})
+_COUNT_WORDS = re.compile(r"\b(a (specified|given|certain) number of|a batch of)\b", re.IGNORECASE)
+
+
+def _plural_noun(words: list[str]) -> bool:
+    """Whether the name's noun is plural: its last word, or the last before "by"
+    (``getQuotesByAuthor``); "status" and "news" are not plurals."""
+    if "trending" in words:
+        return True
+    before = words[1 : words.index("by", 1)] if "by" in words[1:] else words[1:]
+    noun = ([w for w in before if w not in _SUFFIX_NOISE] or before or words)[-1]
+    return noun == "news" or noun.endswith("s") and singularize(noun) != noun and noun not in _SINGULAR_S
+
+
+_SINGULAR_S = frozenset({"news", "series", "species", "analytics", "statistics", "details", "settings", "info"})
+
+
+def _asks_count(props: dict[str, Any], description: str) -> bool:
+    """Whether the call asks for several records (``getRandomQuotesByCount(count)``)."""
+    return bool(_COUNT_WORDS.search(description)) or any(snake(p) in _COUNT_PARAMS for p in props)
 
 
 def infer_tool(
@@ -132,7 +171,7 @@ def infer_tool(
     base = infer_profile(name, description, input_schema)
     template = choose_template(name, description, templates)
     output, hints = template_output(base, input_schema, template)
-    update: dict[str, Any] = {"hints": hints}
+    update: dict[str, Any] = {"hints": hints, "place": described_country(description)}
     if template.entity and base.operation in (Operation.READ, Operation.ACTION) and base.id_param is None:
         # No id flows in or out, so the entity only steers generation (a coin's price, a city's weather).
         update["entity"] = template.entity
@@ -166,12 +205,15 @@ def template_output(
     id_field = profile.id_field or "id"
     echoed = _echoed_arguments(input_schema, id_field)
     op, generic = profile.operation, template.name == GENERIC
-    record, hints = _record_fields(template, echoed)
+    record, hints, taken = _record_fields(template, echoed)
     required = [r for r in template.required if r in record or r in echoed]
     record, required = _with_operation_fields(op, generic, record, required)
     if template.has_id or generic or op not in (Operation.READ, Operation.ACTION) or profile.id_param:
-        record, required = {id_field: {"type": "string"}, **record}, [id_field, *required]
-    item = {"type": "object", "properties": {**record, **echoed}, "required": required}
+        record, required = {id_field: _id_schema(profile, input_schema), **record}, [id_field, *required]
+    # An argument standing for a record field keeps the field's schema (its enum, its bounds)
+    # for when the call leaves it out; any other argument is only echoed.
+    echoes = {k: taken.get(k) or (v if k in required else {**v, ECHO_KEY: True}) for k, v in echoed.items()}
+    item = {"type": "object", "properties": {**record, **echoes}, "required": required}
     if op in (Operation.SEARCH, Operation.LIST):
         return {
             "type": "object",
@@ -179,6 +221,11 @@ def template_output(
             "required": ["results", "total"],
         }, hints
     return item, hints
+
+
+# Marks an output property that only repeats an argument: a call that does not send the
+# argument gets no such field (a real API does not invent the filters it was not given).
+ECHO_KEY = "x-echo"
 
 
 def _echoed_arguments(input_schema: dict[str, Any], id_field: str) -> dict[str, Any]:
@@ -191,21 +238,53 @@ def _echoed_arguments(input_schema: dict[str, Any], id_field: str) -> dict[str, 
     }
 
 
-def _record_fields(template: EntityTemplate, echoed: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The template's record fields the call does not echo, and the hints (moved to echoing args).
+def _record_fields(
+    template: EntityTemplate, echoed: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
+    """The template's record fields the call does not echo, the hints (moved to echoing args),
+    and the echoing args with the field schema each stands for (when the types agree).
 
     A record field the call names (``departure_date`` for ``departureDate``, ``base_currency``
     for ``base``) is the echo, under the caller's name, with the field's hint.
     """
     record: dict[str, Any] = {}
     hints = dict(template.hints)
+    taken: dict[str, Any] = {}
     for field, schema in template.properties.items():
         arg = next((a for a, a_schema in echoed.items() if _names_field(a, a_schema, field, schema)), None)
         if arg is None:
             record[field] = schema
-        elif field in template.hints:
+            continue
+        taken[arg] = _field_schema(echoed[arg], schema)
+        if field in template.hints:
             hints.setdefault(arg, template.hints[field])
-    return record, hints
+    return record, hints, taken
+
+
+_NUMERIC = frozenset({"integer", "number"})
+
+
+def _id_schema(profile: ProfileSpec, input_schema: dict[str, Any]) -> dict[str, Any]:
+    """The record id's schema: the id parameter's type when the call passes one under the same
+    name (an integer ``entity_id`` reads back as that integer), a string otherwise."""
+    param = (input_schema.get("properties") or {}).get(profile.id_param or "")
+    same = profile.id_param and snake(profile.id_param) == snake(profile.id_field or "")
+    if same and isinstance(param, dict) and param.get("type") in _NUMERIC:
+        return {"type": param["type"]}
+    return {"type": "string"}
+
+
+def _field_schema(arg_schema: dict[str, Any], field_schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of an argument's echo standing for a record field: the field's (its enum,
+    its bounds) when the types agree, under the argument's own numeric type."""
+    arg_type, field_type = arg_schema.get("type", "string"), field_schema.get("type", "string")
+    if "enum" in arg_schema:
+        return arg_schema
+    if arg_type == field_type:
+        return field_schema
+    if {arg_type, field_type} <= _NUMERIC:
+        return {**field_schema, "type": arg_type}
+    return arg_schema
 
 
 def _with_operation_fields(

@@ -80,6 +80,11 @@ class ProfileSpec(BaseModel):
         default=None,
         description="Answer for ids never produced: 'error' (a 404-like tool error) or 'accept'.",
     )
+    place: str | None = Field(
+        default=None,
+        description="Where the API's records are when a call names no place: an ISO 3166 alpha-2 country "
+        "code (its capital) or a city, inferred from an imported description ('schools in Switzerland': CH).",
+    )
     inferred: bool = Field(default=False, description="True when the profile was inferred, not written.")
 
 

@@ -18,7 +18,7 @@ def singularize(word: str) -> str:
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "ses")):
+    if word.endswith(("ches", "shes", "xes", "sses", "uses")):
         return word[:-2]
     if word.endswith("s"):
         return word[:-1]

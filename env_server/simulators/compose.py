@@ -1,20 +1,26 @@
-"""Names and summaries composed from a record's own facts, for entities no vocabulary covers.
+"""Names and free text composed from a record's own facts, for entities no vocabulary covers.
 
 A dashboard, a watchlist, a wallet or a mod has no title vocabulary of its own; drawing
 one from office documents ("Employee Handbook 2026") or personal notes ("the apartment
 viewing is at the second entrance") gives the tool away. These kinds build the text from
 what the record is instead: its entity ("watchlist"), a short name people give such
-things (``tool_specs/vocab/code_name.json``), the provider and the record's place.
+things (``tool_specs/vocab/code_name.json``), the provider and the record's place
+(``entity_title``, ``entity_summary``). A generic record (an imported tool's entity no
+template fits) describes itself from what it is and what the call asked
+(``record_summary``): ``Chapter “Annual Report” for state Texas, year 2025.``
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.naming import snake
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
+
+MAX_ARG_CHARS = 40
+MAX_ARGS = 3
 
 # Summary templates: {entity} the entity in words, {name} the record's name, {provider}
 # the answering service, {city} the record's place.
@@ -52,3 +58,27 @@ def entity_summary(gen: Generation, name: str) -> str:
     provider = gen.provider or "the service"
     return (template.replace("{Entity}", words.capitalize()).replace("{entity}", words)
             .replace("{name}", name).replace("{provider}", provider).replace("{city}", gen.scope.place.name))
+
+
+def record_summary(gen: Generation, title: str) -> str:
+    """``<Entity> “<title>”``, then the call's short scalar arguments it answers for."""
+    noun = snake(gen.entity).replace("_", " ").strip().capitalize() or "Record"
+    asked = [f"{_words(k)} {_text(v)}" for k, v in sorted(gen.args.items()) if _shown(k, v) and v != title]
+    asked = asked[:MAX_ARGS]
+    return f"{noun} “{title}”" + (f" for {', '.join(asked)}." if asked else ".")
+
+
+def _shown(key: str, value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    low = snake(key)
+    return not (low.endswith(("_id", "password", "secret", "token", "key")) or low in ("id", "title", "name")) and (
+        len(str(value)) <= MAX_ARG_CHARS)
+
+
+def _words(key: str) -> str:
+    return snake(key).replace("_", " ")
+
+
+def _text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)

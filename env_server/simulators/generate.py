@@ -102,6 +102,7 @@ class Generation:
         plans: PlanCache | None = None,
         provider: str = "",
         link: str | None = None,
+        home: str | None = None,
     ) -> None:
         # Annotated so values.py (which imports this module back) can type-check its reads.
         self.seed: int = seed
@@ -122,6 +123,7 @@ class Generation:
         self.plans: PlanCache = {} if plans is None else plans
         self.provider: str = provider  # whose pages and images the record's URLs point at
         self.link: str | None = link
+        self.home: str | None = home  # the profile's place: where records are when the call names none
 
     @property
     def snaked_args(self) -> dict[str, Any]:
@@ -176,7 +178,16 @@ class Generation:
                 if found is not None:
                     return found
         airport = self.call_airport("origin")
-        return ref.find_place(airport.city) if airport is not None else None
+        if airport is not None:
+            return ref.find_place(airport.city)
+        return self._home_place() if self.home else None
+
+    def _home_place(self) -> PlaceFact | None:
+        """The profile's place: a country's capital (by ISO code) or a named city."""
+        ref, home = self.facts.reference, self.home or ""
+        country = ref.country(home.upper()) if len(home) == 2 else None
+        capital = country.get("capital") if country else None
+        return ref.find_place(f"{capital}, {country['name']}" if capital and country else home)
 
     @property
     def _place_minded(self) -> bool:

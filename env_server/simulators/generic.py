@@ -30,6 +30,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         plans=ctx.plans,
         provider=spec.provider,
         link=spec.link,
+        home=profile.place,
     )
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):

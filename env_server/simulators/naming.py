@@ -134,7 +134,9 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"^(fact|trivia)$", "fun_fact"),
         (r"^(access_token|refresh_token|token|api_key|secret|discriminator)$", "code"),
         (r"^(manager|owner_name|contact|character_name|person_name)$", "name"),
-        (r"(_ident|_code|_artcc|_icao)$", "code"),
+        # Codes that name a place, a currency or a language have kinds of their own below.
+        (r"^(?!.*(country|postal|zip|currency|language|lang|locale)_code$).*(_ident|_code|_artcc|_icao)$",
+         "code"),
         (r"^(pdf_name|document_name|attachment_name)$", "file_name"),
         (r"^(pdf_path|path|download_path)$", "url"),
         (r"^(last_update|last_updated_at|updated|modified)$", "current_time"),

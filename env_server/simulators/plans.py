@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
@@ -83,6 +84,8 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     snake_name = snake(name)
     # The center of a nearby search is not where each place it finds lies.
     centered = snake_name in _COORDINATES
+    # An argument's echo (imported specs mark it) is left out when the call did not send it.
+    fallback = _omitted if schema.get(ECHO_KEY) is True else inner
 
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
@@ -97,9 +100,13 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
             if value is not MISSING and fits_schema(value, schema) and (
                     type(value) is not str or len(value) <= LONG_ECHO_CHARS or gen.scope.is_top):
                 return value
-        return inner(gen, index)
+        return fallback(gen, index)
 
     return echo_or_generate
+
+
+def _omitted(gen: Generation, index: int | None) -> Any:
+    return MISSING
 
 
 def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
@@ -198,6 +205,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     # Only the time axis of a series item steps with the item index; other dates stay random.
     children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     rules = invariants.rules_for(props)
+    may_omit = any(isinstance(sub, dict) and sub.get(ECHO_KEY) is True for sub in props.values())
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -207,6 +215,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             out = {k: child(gen, index if series else None) for k, child, series in children}
         finally:
             gen.scope = outer
+        if may_omit:
+            out = {k: v for k, v in out.items() if v is not MISSING}
         if rules:
             invariants.enforce(out, gen.args, rules)
         return out

@@ -105,7 +105,8 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     context = {**short_values(row.data.get(QUERY_KEY) or {}), **known, **short_values(args)}
     gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
-                     current=reports_current(spec), plans=ctx.plans, provider=spec.provider, link=spec.link)
+                     current=reports_current(spec), plans=ctx.plans, provider=spec.provider, link=spec.link,
+                     home=spec.profile.place)
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base

@@ -46,7 +46,7 @@ from env_server.simulators.coherent_kinds import (
     vin_country,
     vin_year,
 )
-from env_server.simulators.compose import entity_summary, entity_title
+from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
@@ -141,7 +141,9 @@ def _record_title(gen: Generation) -> str:
     scope = gen.scope
 
     def make() -> str:
-        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None)
+        own_name = (f"{snake(gen.entity)}_name", f"{snake(gen.entity)}_title")  # "instanceName"
+        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None) or next(
+            (v for k in own_name if isinstance(v := gen.snaked_args.get(k), str) and v), None)
         own = named if scope.is_top else None  # the caller (or the stored row) named the record
         return own or str(draw_kind(title_kind(gen.entity), gen))
 
@@ -256,6 +258,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "entity_title": entity_title,
     "entity_summary": lambda g: entity_summary(g, _record_title(g)),
     "description": lambda g: draw_kind(description_kind(g.entity), g),
+    # A generic record's description: its entity's own texts where a vocabulary has them.
+    "record_summary": lambda g: record_summary(g, _record_title(g)) if description_kind(g.entity) == "note_text"
+    else draw_kind(description_kind(g.entity), g),
     "hashtag": lambda g: "#" + slugify(draw_kind("tag", g)).replace("-", ""),
     "slug": lambda g: slugify(_record_title(g)),
     "word": lambda g: draw_kind("dictionary_word", g),

@@ -139,7 +139,10 @@ def specs_audit(
     [bold]url_host[/bold]: a page or image URL of the provider's own records is not on its host (derived from the spec's link) or CDN.
 
     [bold]domain_text[/bold]: a naming field (detector_name, requirements, section ...) is drawn from a catch-all vocabulary (office titles, notes, tags).
+
     [bold]geo[/bold]: a place is not believable: country codes, name, region or capital disagree; a time-zone offset its zone never observes; a point outside its bounding box; a reverse geocode far from the point asked about.
+
+    [bold]imported[/bold]: an imported tool (inferred schema) answers mostly generic filler, echoes an argument it was not sent, or takes another entity's id for its record's.
 
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 

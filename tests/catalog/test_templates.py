@@ -86,10 +86,10 @@ def test_every_text_field_has_a_kind_of_its_own(template: EntityTemplate):
 
 def test_the_generic_template_names_records_after_their_entity():
     generic = BY_NAME[GENERIC]
-    assert generic.keywords == [] and generic.hints == {}
+    assert generic.keywords == [] and generic.hints == {"description": "record_summary"}
     assert resolve_kind("name", "invoice", "", generic.hints) == "title"
-    assert resolve_kind("description", "invoice", "", generic.hints) == "description"
-    assert resolve_kind("status", "invoice", "", generic.hints) == "status"
+    assert resolve_kind("description", "invoice", "", generic.hints) == "record_summary"
+    assert set(generic.properties["status"]["enum"]) == {"active", "inactive", "pending", "archived"}
     assert generic.properties["created_at"]["format"] == "date-time"
 
 
