@@ -55,7 +55,7 @@ def entity_summary(gen: Generation, name: str) -> str:
     """A one-line description of the record, composed from its name, entity and place."""
     template = _SUMMARIES[gen.rng.randrange(len(_SUMMARIES))]
     words = entity_words(gen.entity)
-    provider = gen.provider or "the service"
+    provider = (gen.provider if gen.link else "") or "the service"  # imported specs' providers are group ids
     return (template.replace("{Entity}", words.capitalize()).replace("{entity}", words)
             .replace("{name}", name).replace("{provider}", provider).replace("{city}", gen.scope.place.name))
 

@@ -259,7 +259,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "entity_summary": lambda g: entity_summary(g, _record_title(g)),
     "description": lambda g: draw_kind(description_kind(g.entity), g),
     # A generic record's description: its entity's own texts where a vocabulary has them.
-    "record_summary": lambda g: record_summary(g, _record_title(g)) if description_kind(g.entity) == "note_text"
+    "record_summary": lambda g: record_summary(g, _record_title(g))
+    if description_kind(g.entity) in ("note_text", "entity_summary")
     else draw_kind(description_kind(g.entity), g),
     "hashtag": lambda g: "#" + slugify(draw_kind("tag", g)).replace("-", ""),
     "slug": lambda g: slugify(_record_title(g)),
