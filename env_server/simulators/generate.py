@@ -16,6 +16,7 @@ from json.encoder import encode_basestring
 from types import MappingProxyType
 from typing import Any
 
+from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.plans import DATE_RE, PlanCache, id_prefix, plan_for
@@ -127,6 +128,11 @@ class Generation:
     @functools.cached_property
     def market(self) -> SessionMarket:
         return SessionMarket(self.facts.market_table, self.session_seed)
+
+    @functools.cached_property
+    def fx(self) -> FxQuery:
+        """The exchange-rate question of the call (base, targets, amount, days)."""
+        return build_query(self)
 
     @functools.cached_property
     def draw_offset(self) -> int:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import invariants
+from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import KINDS, draw_kind, snake
 
@@ -30,7 +31,7 @@ LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
-_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time"})
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "fx_day", "fx_series_end"})
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
@@ -114,7 +115,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name)
     if typ == "null":
         return lambda gen, index: None
-    kind = resolve_kind(name, entity, parent, hints)
+    kind = fx_kind(name, entity, parent, hints.get(name)) or resolve_kind(name, entity, parent, hints)
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
@@ -218,6 +219,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
     child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
+    # A rate table lists the call's targets (on each day of a series), not a random count.
+    fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
@@ -229,7 +232,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         return vocab_list
 
     def array(gen: Generation, index: int | None) -> list[Any]:
-        n = gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)

@@ -46,6 +46,7 @@ from env_server.simulators.coherent_kinds import (
     vin_country,
     vin_year,
 )
+from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -340,3 +341,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),
     "success_code": lambda g: "0",
 }
+KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
