@@ -175,7 +175,7 @@ def build_query(gen: Generation) -> FxQuery:
         return code in table.fx_per_usd or code in table.instruments
 
     pair = _pair(args, known)
-    bases = [c for key in BASE_ARGS for c in _codes(args.get(key), known)]
+    bases = [c for key in BASE_ARGS + ("base_code",) for c in _codes(args.get(key), known)]
     base = bases[0] if bases else pair[0] if pair else "USD"
     targets = [c for key in CURRENCY_ARGS + _MORE_TARGET_ARGS for c in _codes(args.get(key), known)]
     if not targets and pair:

@@ -32,6 +32,7 @@ class InstrumentFact:
     kind: str  # "stock", "crypto", "commodity", "currency"
     exchange: str = ""
     coin_id: str = ""
+    supply: float = 0.0  # circulating units (coins); 0 when not kept
 
 
 class MarketTable:
@@ -51,6 +52,7 @@ class MarketTable:
                     symbol=symbol, name=row["name"], price_usd=float(row["price"]),
                     volatility=0.0 if row.get("stable") else vol, kind=kind,
                     exchange=row.get("exchange", ""), coin_id=row.get("id", ""),
+                    supply=float(row.get("supply", 0.0)),
                 )
         self.instruments = found
         self.by_coin_id = {f.coin_id: f for f in found.values() if f.coin_id}

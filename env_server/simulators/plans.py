@@ -14,8 +14,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators import invariants
+from env_server.simulators import invariants, numeric
 from env_server.simulators.fx import fx_kind, sizes_list
+from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import KINDS, draw_kind, snake
 
@@ -115,7 +116,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name)
     if typ == "null":
         return lambda gen, index: None
-    kind = fx_kind(name, entity, parent, hints.get(name)) or resolve_kind(name, entity, parent, hints)
+    kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
+            or resolve_kind(name, entity, parent, hints))
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
@@ -190,6 +192,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     # Only the time axis of a series item steps with the item index; other dates stay random.
     children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     rules = invariants.rules_for(props)
+    stats = numeric.stat_groups(props)
+    paged = numeric.binds_pages(props, any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()))
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -201,6 +205,10 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             gen.scope = outer
         if rules:
             invariants.enforce(out, gen.args, rules)
+        if stats:
+            numeric.enforce_stats(out, stats)
+        if paged:
+            numeric.enforce_pages(out, gen.args)
         return out
 
     return record

@@ -47,6 +47,7 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.fx import FX_KINDS
+from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -342,3 +343,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
+KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)

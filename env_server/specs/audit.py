@@ -48,6 +48,7 @@ from env_server.specs.audit_checks import (
     vocabulary_texts,
     walk_strings,
 )
+from env_server.specs.audit_numeric import numeric_hits
 from env_server.specs.samples import sample_arguments
 from state import Database, ErrorKind
 from state.store import Durability
@@ -236,6 +237,7 @@ class _Auditor:
             yield from _tag(CheckKind.LOREM, lorem_hits(result, known))
             yield from _tag(CheckKind.FALLBACK, fallback_hits(spec))
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
+        yield from _tag(CheckKind.NUMERIC, numeric_hits(result, args, spec.profile.entity))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
         if op is Operation.CREATE and isinstance(result, dict):

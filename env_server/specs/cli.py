@@ -136,6 +136,8 @@ def specs_audit(
 
     [bold]clock[/bold]: a create's timestamp, or an "as of now" date (last_updated, localtime ...), is not the session's today.
 
+    [bold]numeric[/bold]: numbers that do not add up: pagination (total, pages, page, limit), min <= avg <= max, percentages in 0..100, negative counts, a rate table's base and targets against the question.
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.
