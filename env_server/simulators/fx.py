@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.records import BASE_ARGS, CURRENCY_ARGS, arg_number
@@ -32,10 +32,13 @@ FX_ENTITIES = frozenset({
     "spot_price", "currency_conversion", "exchange_rates", "rates",
 })
 _SERIES_WORDS = frozenset({"series", "timeframe", "timeseries", "history"})
-# What the ECB publishes: the set a rate table lists when the call names no targets.
+# What the ECB publishes: the currencies a rate table may list.
 ECB_SET = ("AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "EUR", "GBP", "HKD", "HUF", "IDR", "ILS", "INR",
            "ISK", "JPY", "KRW", "MXN", "MYR", "NOK", "NZD", "PHP", "PLN", "RON", "SEK", "SGD", "THB", "TRY", "USD",
            "ZAR")
+# What a table lists when the call names no targets: the most traded currencies (the
+# whole ECB set would make each such call six times dearer than the answer is worth).
+MAJORS = ("USD", "EUR", "JPY", "GBP", "CNY", "AUD", "CAD", "CHF", "HKD")
 # Field roles by snake_case name.
 _BASE = frozenset({"base", "source", "base_code", "base_currency", "from", "from_currency", "source_currency"})
 _TARGET = frozenset({"target", "to", "target_code", "to_currency", "target_currency", "quote_currency"})
@@ -52,6 +55,8 @@ _SERIES_START = ("start_date", "startDate", "date_from", "from_date", "start")
 _SERIES_END = ("end_date", "endDate", "date_to", "to_date", "end")
 _AMOUNT_ARGS = ("amount", "from_amount", "given_amount", "value", "quantity")
 _PAIR_ARGS = ("currency_pair", "pair", "symbol", "instrument")
+MAX_SERIES_DAYS = 31
+MAX_ITEMS = 62  # rows of one answer: a month of two pairs, or the ECB table twice over
 _CODE_RE = re.compile(r"^[A-Za-z]{3,5}$")
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -110,10 +115,11 @@ class FxQuery:
     amount: float
     day: dt.date
     days: tuple[dt.date, ...]  # a series' days (one, for a table)
+    rates: dict[tuple[str, dt.date], float] = field(default_factory=dict)  # this call's, by (quote, day)
 
     @property
     def count(self) -> int:
-        return len(self.targets) * len(self.days)
+        return min(len(self.targets) * len(self.days), MAX_ITEMS)
 
     def item(self, index: int) -> tuple[str, dt.date]:
         """Item ``index`` of a list: day-major, then the targets in the order asked."""
@@ -162,8 +168,8 @@ def _day(args: dict[str, Any], names: tuple[str, ...]) -> dt.date | None:
     return None
 
 
-MAX_SERIES_DAYS = 31
-_MORE_TARGET_ARGS = ("symbols", "currencies", "target_code", "code", "codes")
+_BASE_ARG_NAMES = (*BASE_ARGS, "base_code")
+_TARGET_ARG_NAMES = (*CURRENCY_ARGS, "symbols", "currencies", "target_code", "code", "codes")
 
 
 def build_query(gen: Generation) -> FxQuery:
@@ -175,16 +181,19 @@ def build_query(gen: Generation) -> FxQuery:
         return code in table.fx_per_usd or code in table.instruments
 
     pair = _pair(args, known)
-    bases = [c for key in BASE_ARGS + ("base_code",) for c in _codes(args.get(key), known)]
+    bases = [c for key in _BASE_ARG_NAMES if key in args for c in _codes(args[key], known)]
     base = bases[0] if bases else pair[0] if pair else "USD"
-    targets = [c for key in CURRENCY_ARGS + _MORE_TARGET_ARGS for c in _codes(args.get(key), known)]
+    targets = [c for key in _TARGET_ARG_NAMES if key in args for c in _codes(args[key], known)]
     if not targets and pair:
         targets = [pair[1]]
-    targets = [c for c in dict.fromkeys(targets) if c != base] or [c for c in ECB_SET if c != base]
+    targets = [c for c in dict.fromkeys(targets) if c != base]
+    series = set(gen.entity.lower().split("_")) & _SERIES_WORDS
+    if not targets:  # a table lists the majors; a series follows one pair, the base's usual partner
+        targets = [c for c in MAJORS if c != base][: 1 if series else len(MAJORS)]
     amount = arg_number(args, _AMOUNT_ARGS)
     day = min(_day(args, _DAY_ARGS) or gen.today, gen.today)
     start = _day(args, _SERIES_START)
-    if start is not None and set(gen.entity.lower().split("_")) & _SERIES_WORDS:
+    if start is not None and series:
         end = min(_day(args, _SERIES_END) or gen.today, gen.today)
         span = max(0, min((end - start).days, MAX_SERIES_DAYS - 1))
         days = tuple(start + dt.timedelta(days=i) for i in range(span + 1))
@@ -221,8 +230,11 @@ def _item(gen: Generation) -> tuple[str, dt.date]:
 
 
 def _rate(gen: Generation, quote: str, day: dt.date) -> float:
-    rate = gen.market.rate(gen.fx.base, quote, day)
-    return rate if rate is not None else 1.0
+    memo = gen.fx.rates
+    rate = memo.get((quote, day))
+    if rate is None:
+        rate = memo[(quote, day)] = gen.market.rate(gen.fx.base, quote, day) or 1.0
+    return rate
 
 
 def item_rate(gen: Generation) -> float:

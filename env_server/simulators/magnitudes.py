@@ -49,8 +49,13 @@ def _cap(gen: Generation, symbol: str) -> float:
 
 
 def total_cap(gen: Generation) -> float:
+    """The whole crypto market in USD today: BTC and ETH at the session's prices, the
+    other kept coins at their base prices (summed once per table), and the rest of the
+    market on top (once per record)."""
     table = gen.facts.market_table
-    return sum(_cap(gen, s) for s in table.symbols("crypto")) / _KEPT_SHARE
+    total: float = gen.scope.root.once(
+        "crypto_total_cap", lambda: (_cap(gen, "BTC") + _cap(gen, "ETH") + table.crypto_cap_rest) / _KEPT_SHARE)
+    return total
 
 
 def _share(gen: Generation, symbol: str) -> float:

@@ -57,6 +57,12 @@ class MarketTable:
         self.instruments = found
         self.by_coin_id = {f.coin_id: f for f in found.values() if f.coin_id}
 
+    @functools.cached_property
+    def crypto_cap_rest(self) -> float:
+        """Base market cap (USD) of the kept coins other than BTC and ETH, computed once."""
+        return sum(f.price_usd * f.supply for f in self.instruments.values()
+                   if f.kind == "crypto" and f.symbol not in ("BTC", "ETH"))
+
     def symbols(self, kind: str) -> tuple[str, ...]:
         return tuple(s for s, f in self.instruments.items() if f.kind == kind)
 
