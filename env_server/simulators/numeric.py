@@ -65,7 +65,21 @@ def _page_facts(record: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[int
     return len(rows), max(1, page or 1), max(size or len(rows) or 1, len(rows), 1)
 
 
-def enforce_pages(record: dict[str, Any], args: Mapping[str, Any]) -> None:
+def enforce_pages(record: dict[str, Any], args: Mapping[str, Any], props: Mapping[str, Any] | None = None) -> None:
+    """Make the page figures add up; ``props`` (the record's schema properties) keep each
+    figure within its declared bounds, which win over the arithmetic."""
+    _fix_pages(record, args)
+    for key in (_key(record, TOTAL), _key(record, PAGES), _key(record, PAGE), _key(record, PER_PAGE)):
+        sub = (props or {}).get(key) if key else None
+        if isinstance(sub, dict):
+            lo, hi = sub.get("minimum"), sub.get("maximum")
+            if isinstance(hi, (int, float)) and record[key] > hi:  # type: ignore[index]
+                record[key] = type(record[key])(hi)  # type: ignore[index]
+            if isinstance(lo, (int, float)) and record[key] < lo:  # type: ignore[index]
+                record[key] = type(record[key])(lo)  # type: ignore[index]
+
+
+def _fix_pages(record: dict[str, Any], args: Mapping[str, Any]) -> None:
     facts = _page_facts(record, args)
     if facts is None:
         return

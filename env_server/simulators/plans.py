@@ -208,7 +208,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
         if stats:
             numeric.enforce_stats(out, stats)
         if paged:
-            numeric.enforce_pages(out, gen.args)
+            numeric.enforce_pages(out, gen.args, props)
         return out
 
     return record
