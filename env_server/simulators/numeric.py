@@ -52,57 +52,61 @@ def binds_pages(props: Iterable[str], has_list: bool) -> bool:
 
 
 def _page_facts(record: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[int, int, int] | None:
-    """(rows on this page, page number, page size) of a paged record, or None."""
+    """(rows on this page, page number, page size) of a paged record, or None. The size is
+    the one the call asked for; without one, the page shown is a full page."""
     rows = _rows(record)
     if rows is None:
         return None
     arg_size = _key(args, _ARG_PER_PAGE)
-    own_size = _key(record, PER_PAGE)
-    size = _int(args[arg_size]) if arg_size else _int(record[own_size]) if own_size else None
+    size = _int(args[arg_size]) if arg_size else None
     # The page asked for (the first when none was): a page number echoes the question.
     arg_page = _key(args, ("page", "page_number", "pageNumber"))
     page = _int(args[arg_page]) if arg_page else 1
     return len(rows), max(1, page or 1), max(size or len(rows) or 1, len(rows), 1)
 
 
+def _clamp(record: dict[str, Any], key: str | None, props: Mapping[str, Any]) -> None:
+    """Keep ``record[key]`` within its schema's bounds, which win over the arithmetic."""
+    sub = props.get(key) if key else None
+    if not isinstance(sub, dict):
+        return
+    lo, hi = sub.get("minimum"), sub.get("maximum")
+    if isinstance(hi, (int, float)) and record[key] > hi:  # type: ignore[index]
+        record[key] = type(record[key])(hi)  # type: ignore[index]
+    if isinstance(lo, (int, float)) and record[key] < lo:  # type: ignore[index]
+        record[key] = type(record[key])(lo)  # type: ignore[index]
+
+
 def enforce_pages(record: dict[str, Any], args: Mapping[str, Any], props: Mapping[str, Any] | None = None) -> None:
     """Make the page figures add up; ``props`` (the record's schema properties) keep each
-    figure within its declared bounds, which win over the arithmetic."""
-    _fix_pages(record, args)
-    for key in (_key(record, TOTAL), _key(record, PAGES), _key(record, PAGE), _key(record, PER_PAGE)):
-        sub = (props or {}).get(key) if key else None
-        if isinstance(sub, dict):
-            lo, hi = sub.get("minimum"), sub.get("maximum")
-            if isinstance(hi, (int, float)) and record[key] > hi:  # type: ignore[index]
-                record[key] = type(record[key])(hi)  # type: ignore[index]
-            if isinstance(lo, (int, float)) and record[key] < lo:  # type: ignore[index]
-                record[key] = type(record[key])(lo)  # type: ignore[index]
-
-
-def _fix_pages(record: dict[str, Any], args: Mapping[str, Any]) -> None:
+    figure within its declared bounds."""
     facts = _page_facts(record, args)
     if facts is None:
         return
+    bounds = props or {}
     n, page, size = facts
-    own_size = _key(record, PER_PAGE)
-    if own_size is not None and record[own_size] < n:
-        record[own_size] = size
     total_key, pages_key, page_key = _key(record, TOTAL), _key(record, PAGES), _key(record, PAGE)
+    size_key = _key(record, PER_PAGE)
+    if size_key is not None:
+        record[size_key] = size
+        _clamp(record, size_key, bounds)
     if page_key is not None:
         record[page_key] = page
+        _clamp(record, page_key, bounds)
     before = (page - 1) * size
     if total_key is not None:
         total = int(record[total_key])
         # A short page is the last one: the total is exactly what came before plus it.
-        total = before + n if n < size else max(total, before + n)
-        record[total_key] = total
+        record[total_key] = before + n if n < size else max(total, before + n)
+        _clamp(record, total_key, bounds)
+        total = int(record[total_key])
     elif pages_key is not None:
         total = before + n if n < size else max(int(record[pages_key]), page) * size
     else:
         return
-    pages = max(1, math.ceil(total / size))
     if pages_key is not None:
-        record[pages_key] = pages
+        record[pages_key] = max(1, math.ceil(total / size))
+        _clamp(record, pages_key, bounds)
 
 
 def page_violations(record: Mapping[str, Any], args: Mapping[str, Any]) -> list[str]:
