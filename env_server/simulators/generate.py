@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from env_server.simulators.countries import CountryFact
+from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
@@ -141,6 +142,11 @@ class Generation:
     def site(self) -> Site | None:
         """The answering provider's hosts (None for a tool with no known provider site)."""
         return self.facts.sites.site_for(self.provider, self.link) if self.provider else None
+
+    @functools.cached_property
+    def fx(self) -> FxQuery:
+        """The exchange-rate question of the call (base, targets, amount, days)."""
+        return build_query(self)
 
     @functools.cached_property
     def draw_offset(self) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import SimContext
+from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.geo_kinds import same_country
 
@@ -21,7 +22,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
     gen = Generation(
         seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
         today=ctx.today,
-        args=args,
+        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else args,
         entity=profile.entity,
         hints=profile.hints,
         session_seed=ctx.seed,

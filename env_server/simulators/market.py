@@ -32,6 +32,7 @@ class InstrumentFact:
     kind: str  # "stock", "crypto", "commodity", "currency"
     exchange: str = ""
     coin_id: str = ""
+    supply: float = 0.0  # circulating units (coins); 0 when not kept
 
 
 class MarketTable:
@@ -51,9 +52,16 @@ class MarketTable:
                     symbol=symbol, name=row["name"], price_usd=float(row["price"]),
                     volatility=0.0 if row.get("stable") else vol, kind=kind,
                     exchange=row.get("exchange", ""), coin_id=row.get("id", ""),
+                    supply=float(row.get("supply", 0.0)),
                 )
         self.instruments = found
         self.by_coin_id = {f.coin_id: f for f in found.values() if f.coin_id}
+
+    @functools.cached_property
+    def crypto_cap_rest(self) -> float:
+        """Base market cap (USD) of the kept coins other than BTC and ETH, computed once."""
+        return sum(f.price_usd * f.supply for f in self.instruments.values()
+                   if f.kind == "crypto" and f.symbol not in ("BTC", "ETH"))
 
     def symbols(self, kind: str) -> tuple[str, ...]:
         return tuple(s for s, f in self.instruments.items() if f.kind == kind)

@@ -15,9 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.catalog.infer import ECHO_KEY
-from env_server.simulators import invariants
+from env_server.simulators import invariants, numeric
+from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
+from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
@@ -34,7 +36,7 @@ LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
-_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time"})
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"})
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
@@ -124,7 +126,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
-    kind = resolve_kind(name, entity, parent, hints)
+    kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
+            or resolve_kind(name, entity, parent, hints))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
     if typ in ("integer", "number"):
@@ -206,6 +209,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     rules = invariants.rules_for(props)
     may_omit = any(isinstance(sub, dict) and sub.get(ECHO_KEY) is True for sub in props.values())
+    stats = numeric.stat_groups(props)
+    paged = numeric.binds_pages(props, any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()))
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -219,6 +224,10 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             out = {k: v for k, v in out.items() if v is not MISSING}
         if rules:
             invariants.enforce(out, gen.args, rules)
+        if stats:
+            numeric.enforce_stats(out, stats)
+        if paged:
+            numeric.enforce_pages(out, gen.args, props)
         return out
 
     return record
@@ -242,6 +251,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if hi >= 10_000:
             return whole
         return lambda gen, index: whole(gen, index)[:hi]  # the schema's maxItems still holds
+    # A rate table lists the call's targets (on each day of a series), not a random count.
+    fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
@@ -253,7 +264,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         return vocab_list
 
     def array(gen: Generation, index: int | None) -> list[Any]:
-        n = gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)

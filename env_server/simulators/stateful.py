@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators import numeric
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
@@ -126,6 +127,7 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     rows = rows[:limit] if limit else rows
     out[listing.coll] = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
     _fix_totals(out, spec.output_schema, len(out[listing.coll]))
+    numeric.enforce_pages(out, args, properties_of(spec.output_schema))  # pages follow the stored rows
     return out
 
 

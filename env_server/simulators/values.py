@@ -47,7 +47,9 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
+from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
+from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -368,3 +370,5 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
+KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
+KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)

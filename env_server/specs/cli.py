@@ -144,6 +144,8 @@ def specs_audit(
 
     [bold]imported[/bold]: an imported tool (inferred schema) answers mostly generic filler, echoes an argument it was not sent, or takes another entity's id for its record's.
 
+    [bold]numeric[/bold]: numbers that do not add up: pagination (total, pages, page, limit), min <= avg <= max, percentages in 0..100, negative counts, a rate table's base and targets against the question.
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.

@@ -15,6 +15,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
+from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
 
 
@@ -34,6 +35,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         sub = props[name]
         if isinstance(sub, dict) and "default" in sub and variant != 1:
             args[name] = sub["default"]
+        elif isinstance(sub, dict) and (code := sample_currency(name, sub, gen)) is not None:
+            args[name] = code
         else:
             args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
     return args
