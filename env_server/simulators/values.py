@@ -48,6 +48,7 @@ from env_server.simulators.coherent_kinds import (
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.geo_kinds import GEO_KINDS
+from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -367,3 +368,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
+KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
