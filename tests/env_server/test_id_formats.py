@@ -10,6 +10,7 @@ import pytest
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog, load_catalog
 from env_server.simulators.id_formats import ID_FORMAT_PATTERNS
+from env_server.simulators.records import default_facts
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.samples import sample_arguments
 from state import Database
@@ -115,3 +116,14 @@ def test_the_id_format_check_flags_ids_in_the_wrong_format():
     good = {"sha1": "a" * 40, "address": "0x" + "1" * 40, "iban": "DE89370400440532013000"}
     assert id_format_hits(good, "wallet", frozenset()) == []
     assert id_format_hits({"sha256": "sent by the caller"}, "item", frozenset({"sent by the caller"})) == []
+
+
+def test_shipping_services_are_the_carriers_own_and_codes_agree_with_names(env: ToolEnvironment):
+    services = {r["name"]: r["code"] for r in default_facts().vocab.get("ups_service").records}
+    rated = call(env, "ups_get_rates", ship_from_postal_code="10001", ship_to_postal_code="94105", weight_lbs=3.0)
+    for row in rated["rated_shipments"]:
+        assert row["service_name"].startswith("UPS "), row
+        assert services[row["service_name"]] == row["service_code"], row
+    shipment = call(env, "postnord_track_shipment", shipment_id="00370712345678901234")
+    assert shipment["events"] and all(e["event_description"][0].isupper() and " " in e["event_description"]
+                                      for e in shipment["events"]), shipment["events"]
