@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
+from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
 
 _TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
 _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
@@ -255,6 +256,8 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
     geo = geo_kind(low, snake(entity), snake(parent))
     if geo is not None:
         return geo
+    if (ident := id_format_kind(low, snake(entity))) is not None:
+        return ident
     if low in _TAXON_RANKS and set(snake(entity).split("_")) & _LIVING:
         return f"taxon.{low}"
     if low in ("origin", "destination", "from", "to"):  # an airport on a trip, a city otherwise
@@ -310,6 +313,8 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     named = kind_for(field, entity, parent)
     if named is not None and geo_kind(low, snake(entity), snake(parent)) == named and overrides_hint(hint):
         return named  # "cca3" is an alpha-3 code, whatever broader hint a profile gives
+    if named is not None and (hint is None or hint in OVERRIDABLE_HINTS) and id_format_kind(low, snake(entity)) == named:
+        return named  # "sha256" is a hex digest, whatever broad hint a profile gives
     if hint in GENERIC_HINTS:
         return named or GENERIC_HINTS[hint]
     if named in _SPECIFIC and hint in _BROAD:  # the name says more than an older, broad hint

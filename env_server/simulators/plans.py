@@ -136,8 +136,9 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
 
 
 def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
-    if hints.get(name) in KINDS or geo is not None:
-        # A hinted kind narrows an enum: the record's own value when the enum holds it.
+    if hints.get(name) in KINDS or geo is not None or "." in hints.get(name, ""):
+        # A hinted kind narrows an enum: the record's own value when the enum holds it (a
+        # record vocabulary's field too: a service's code agrees with its name).
         chosen = geo or hints[name]
         narrowed = KINDS.get(chosen) or (lambda gen: draw_kind(chosen, gen))
         return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)

@@ -49,6 +49,7 @@ from env_server.simulators.coherent_kinds import (
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
+from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
@@ -372,3 +373,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
+KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)

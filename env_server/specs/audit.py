@@ -52,6 +52,7 @@ from env_server.specs.audit_imported import imported_hits
 from env_server.specs.audit_numeric import numeric_hits
 from env_server.specs.audit_text import text_checks
 from env_server.specs.geo_checks import geo_hits, is_reverse
+from env_server.specs.id_checks import id_format_hits
 from env_server.specs.samples import sample_arguments
 from state import Database, ErrorKind
 from state.store import Durability
@@ -245,6 +246,7 @@ class _Auditor:
         yield from _tag(CheckKind.GEO, geo_hits(result, args, today, reverse=is_reverse(spec.name)))
         yield from _tag(CheckKind.IMPORTED, imported_hits(spec, args, result))
         yield from _tag(CheckKind.NUMERIC, numeric_hits(result, args, spec.profile.entity))
+        yield from _tag(CheckKind.ID_FORMAT, id_format_hits(result, spec.profile.entity or "", _argument_texts(args)))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
         if op is Operation.CREATE and isinstance(result, dict):

@@ -49,6 +49,7 @@ class CheckKind(str, Enum):
     GEO = "geo"
     IMPORTED = "imported"
     NUMERIC = "numeric"
+    ID_FORMAT = "id_format"
     INFRA_ERROR = "infra_error"
 
 

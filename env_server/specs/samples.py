@@ -2,6 +2,7 @@
 
 Used by ``specs check``, the conformance tests and the benchmarks. Variant 0 fills only
 the required parameters, variant 1 fills every parameter, later variants a seeded subset.
+A free-text parameter takes what its description names or exemplifies (``sample_rules``).
 
 A tool that answers 404 to ids its world never produced (``unknown_ids: error``) cannot
 succeed on a sampled id: ``id_producer`` names the family's create tool to call first, and
@@ -17,6 +18,7 @@ from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
+from env_server.specs.sample_rules import described_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -38,7 +40,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         elif isinstance(sub, dict) and (code := sample_currency(name, sub, gen)) is not None:
             args[name] = code
         else:
-            args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
+            told = described_value(name, sub, gen, args, str(spec.category)) if isinstance(sub, dict) else None
+            args[name] = told if told is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
     return args
 
 
