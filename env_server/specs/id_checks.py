@@ -34,5 +34,5 @@ def _walk(value: Any, path: str, key: str, entity: str, sent: frozenset[str]) ->
     elif isinstance(value, str) and key and value not in sent:
         kind = id_format_kind(snake(key), entity)
         pattern = ID_FORMAT_PATTERNS.get(kind) if kind is not None else None
-        if pattern is not None and not pattern.match(value):
+        if kind is not None and pattern is not None and not pattern.match(value):
             yield path, f"{key} {value[:40]!r} is not a {kind.replace('_', ' ')} in its real format"
