@@ -1,8 +1,8 @@
 """The generic simulator family: schema-driven output for any tool.
 
 It serves every spec whose family has no dedicated module. The operation in the profile
-shapes the answer: a read echoes the requested id into the id field, a search marks its
-titles with the query, a create mints an id from the call seed, a delete reports the
+shapes the answer: a read echoes the requested id into the id field, a search answers its
+question (``answers``), a create mints an id from the call seed, a delete reports the
 cancelled state.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators.answers import answer_search
 from env_server.simulators.base import SimContext
 from env_server.simulators.generate import Generation, call_seed
 
@@ -37,6 +38,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         value = args[profile.id_param]
         if _same_type(value, props[id_field]):
             result[id_field] = value
+    if profile.operation in (Operation.SEARCH, Operation.LIST) and profile.collection:
+        answer_search(result, spec, args)  # the term shows, filters hold, sort and limit obeyed
     return result
 
 

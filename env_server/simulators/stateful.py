@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators.answers import answer_pages, answer_rows, fits_question, order_rows, question_args
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
@@ -111,12 +112,12 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
 
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and fits_question(r.data, args)]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
     rows = found()
-    wanted = {k: args[k] for k in filters if k in args}
+    wanted = {**{k: args[k] for k in filters if k in args}, **question_args(args)}
     if not rows and handle.seeded and wanted:
         # The base world also held rows this filter finds (a past order with this status).
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted)
@@ -124,8 +125,10 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     limit = next((v for k in ("limit", "max_results", "per_page", "page_size", "count", "size")
                   if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
     rows = rows[:limit] if limit else rows
-    out[listing.coll] = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    listed = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    out[listing.coll] = order_rows(listed, args)
     _fix_totals(out, spec.output_schema, len(out[listing.coll]))
+    answer_pages(out, spec.output_schema, args, len(out[listing.coll]))
     return out
 
 
@@ -138,8 +141,11 @@ def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     ids = world.queries.get((spec.family, entity, query_key))
     if ids is not None:
         rows = ((eid, world.get(spec.family, entity, eid)) for eid in ids)
-        out[listing.coll] = [project(spec, listing.item_schema, row, eid, listing.ctx, listing.args)
-                             for eid, row in rows if row is not None and row.data.get(STATE_KEY) != "deleted"]
+        found = [project(spec, listing.item_schema, row, eid, listing.ctx, listing.args)
+                 for eid, row in rows if row is not None and row.data.get(STATE_KEY) != "deleted"]
+        # The same query with another sort or limit: the remembered rows, ordered and cut anew.
+        out[listing.coll] = order_rows(found, listing.args)
+        answer_pages(out, spec.output_schema, listing.args, len(out[listing.coll]))
         return out
     ids, kept = [], []
     for item in out[listing.coll]:
@@ -201,7 +207,8 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             continue
         eid = f"{entity_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
             : len(entity_prefix(p.entity)) + 11]
-        item.update(wanted)  # rows found by a filter hold the filtered values
+        answer_rows([item], wanted, item_schema)  # the term shows, dates lie in the window
+        item.update({k: v for k, v in wanted.items() if k in properties_of(item_schema)})  # rows found by a filter hold the filtered values
         item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
         reader = handle.rules.id_schemas.get((ns, p.entity))
         if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it

@@ -152,18 +152,24 @@ def _referenced_entity(param: str) -> str | None:
 
 
 def _set_status(out: dict[str, Any], schema: dict[str, Any], preferred: tuple[str, ...]) -> None:
-    status = properties_of(schema).get("status")
-    if not isinstance(status, dict):
-        return
+    """``status`` (and an enum-valued ``state``/``*_status``) says what the write did."""
+    for key, sub in properties_of(schema).items():
+        name = snake(key)
+        if isinstance(sub, dict) and (name == "status" or isinstance(sub.get("enum"), list) and (
+                name == "state" or name.endswith(("_status", "_state")))):
+            _set_one_status(out, key, sub, preferred)
+
+
+def _set_one_status(out: dict[str, Any], key: str, status: dict[str, Any], preferred: tuple[str, ...]) -> None:
     enum = status.get("enum")
     if isinstance(enum, list):
         for want in preferred:
             for value in enum:
                 if isinstance(value, str) and value.lower().startswith(want[:6]):
-                    out["status"] = value
+                    out[key] = value
                     return
     elif status.get("type") == "string":
-        out["status"] = preferred[0]
+        out[key] = preferred[0]
 
 
 _CLOSED = ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "archived", "inactive")

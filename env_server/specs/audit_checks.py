@@ -44,6 +44,7 @@ class CheckKind(str, Enum):
     EMPTY_FRESH_LIST = "empty_fresh_list"
     NONDETERMINISTIC = "nondeterministic"
     CLOCK = "clock"
+    QUESTION = "question"  # a search/list disagrees with its call (audit_lists)
     INFRA_ERROR = "infra_error"
 
 

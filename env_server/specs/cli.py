@@ -136,6 +136,10 @@ def specs_audit(
 
     [bold]clock[/bold]: a create's timestamp, or an "as of now" date (last_updated, localtime ...), is not the session's today.
 
+    [bold]question[/bold]: a search/list disagrees with its call (term missing from a row, a filter, date window, sort, limit or page not honoured; also probed with a limit of 2, a sort key and an enum filter).
+
+    [bold]readback[/bold]: a created entity does not read back as sent; an update changes what it did not send; a deleted one still opens.
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.
