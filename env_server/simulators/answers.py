@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
@@ -42,7 +42,7 @@ _STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at"
 _TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
                  "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
 _TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels", "genres")
-_PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first|last|login|email|handle|username|nickname)(_|$)")
+_PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 _ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?)?")
 _LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$)")
 _UPPER_DATE_RE = re.compile(r"(^|_)(end|to|until|before|lte|lt|max)(_|$)")
@@ -154,6 +154,31 @@ def answer_search(out: dict[str, Any], spec: ToolSpec, args: Mapping[str, Any]) 
     answer_pages(out, spec.output_schema, args, len(out[coll]))
 
 
+def filter_misses(row: dict[str, Any], args: dict[str, Any], props: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Equal-valued filters: a filter named like a row field (a value the field's schema can
+    hold) is that field's value, or among its values."""
+    fields = {snake(k): k for k in row if not k.startswith("_")}
+    for key, want in args.items():
+        name = snake(key)
+        if name in _NOT_FILTERS or name == "id" or key.startswith("_"):
+            continue
+        field = fields.get(name) or fields.get(singular(name))
+        if field is None or want is None or isinstance(want, (dict, bool)):
+            continue
+        have, schema = row[field], props.get(field)
+        options = want if isinstance(want, list) else str(want).split(",") if isinstance(want, str) else [want]
+        if isinstance(schema, dict) and schema.get("type") == "array":
+            schema = schema.get("items")
+        if not isinstance(schema, dict) or all(enum_match(o, schema) is None for o in options):
+            continue  # a value the field cannot hold (a group such as status=closed): not judged
+        wanted = {normal(o) for o in options}
+        if isinstance(have, list):
+            if have and not {normal(h) for h in have} & wanted:
+                yield field, f"{field}={have!r} holds none of the requested {key}={want!r}"
+        elif isinstance(have, (str, int, float)) and not isinstance(have, bool) and normal(have) not in wanted:
+            yield field, f"{field}={have!r} but the call filtered {key}={want!r}"
+
+
 def question_args(args: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments ``fits_question`` judges by: the search term and the date window."""
     return {k: v for k, v in args.items() if snake(k) in QUERY_ARGS or isinstance(v, str) and _ISO_RE.match(v) and (
@@ -225,7 +250,7 @@ def _match_value(row: dict[str, Any], field: str, schema: Any, want: Any, i: int
     if not options:
         return
     if isinstance(have, list):
-        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {}
         if any(_same(o, h) for o in options for h in have):
             return
         pick = enum_match(options[i % len(options)], items)
@@ -314,8 +339,10 @@ def _into_window(row: dict[str, Any], props: dict[str, Any], window: tuple[dt.da
         target = lo + dt.timedelta(days=(day - lo).days % ((hi - lo).days + 1))
     elif lo is not None:
         target = lo + dt.timedelta(days=(lo - day).days % 30)
+    elif hi is not None:
+        target = hi - dt.timedelta(days=(day - hi).days % 30)
     else:
-        target = hi - dt.timedelta(days=(day - hi).days % 30)  # type: ignore[operator]
+        return
     shift = target - day
     for key in [first, *(k for k in dated if _END_FIELD_RE.search(snake(k)))]:
         moved = _shift(row[key], shift)
@@ -417,20 +444,27 @@ def sort_field(rows: list[Any], wanted: str) -> str | None:
     return None
 
 
+def sort_keys(rows: list[Any], field: str) -> list[Any] | None:
+    """The rows' values of ``field`` as sort keys (text lowercased), when all are numbers or all text."""
+    values = [r.get(field) if isinstance(r, dict) else None for r in rows]
+    if all(isinstance(v, str) for v in values):
+        return [str(v).lower() for v in values]
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return values
+    return None
+
+
 def order_rows(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
     """Rows sorted as the call asks (when the key names a field) and cut to its limit."""
     asked = sort_request(args)
     if asked is not None and len(rows) > 1:
         field = sort_field(rows, asked[0])
-        if field is not None:
-            values = [r.get(field) if isinstance(r, dict) else None for r in rows]
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) or all(
-                    isinstance(v, str) for v in values):
-                desc = asked[1] if asked[1] is not None else not isinstance(values[0], str) or bool(
-                    _ISO_RE.match(values[0]))
-                keyed = sorted(zip(values, range(len(rows)), strict=True), key=lambda p: (
-                    p[0].lower() if isinstance(p[0], str) else p[0]), reverse=desc)
-                rows = [rows[i] for _, i in keyed]
+        keys = sort_keys(rows, field) if field is not None else None
+        if keys is not None:
+            first = rows[0][field]
+            desc = asked[1] if asked[1] is not None else not isinstance(first, str) or bool(_ISO_RE.match(first))
+            order = sorted(range(len(rows)), key=lambda i: keys[i], reverse=desc)
+            rows = [rows[i] for i in order]
     limit = requested_limit(args)
     return rows[:limit] if limit is not None else rows
 

@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
-from env_server.simulators.answers import answer_pages, answer_rows, fits_question, order_rows, question_args
+from env_server.simulators.answers import (
+    answer_pages,
+    answer_rows,
+    filter_misses,
+    fits_question,
+    order_rows,
+    question_args,
+)
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
@@ -110,9 +117,12 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     # A filter named like the rows' own id field names their parent (an account's statuses).
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
 
+    item_props = properties_of(listing.item_schema)
+
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and fits_question(r.data, args)]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and fits_question(r.data, args)
+                and next(filter_misses(r.data, args, item_props), None) is None]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
@@ -208,7 +218,9 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
         eid = f"{entity_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
             : len(entity_prefix(p.entity)) + 11]
         answer_rows([item], wanted, item_schema)  # the term shows, dates lie in the window
-        item.update({k: v for k, v in wanted.items() if k in properties_of(item_schema)})  # rows found by a filter hold the filtered values
+        props = properties_of(item_schema)
+        # rows found by a filter hold the filtered values (as the field writes them: "shows" -> "show")
+        item.update({k: v for k, v in wanted.items() if isinstance(props.get(k), dict) and fits_schema(v, props[k])})
         item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
         reader = handle.rules.id_schemas.get((ns, p.entity))
         if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it

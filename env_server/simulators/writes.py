@@ -158,6 +158,11 @@ def _set_status(out: dict[str, Any], schema: dict[str, Any], preferred: tuple[st
         if isinstance(sub, dict) and (name == "status" or isinstance(sub.get("enum"), list) and (
                 name == "state" or name.endswith(("_status", "_state")))):
             _set_one_status(out, key, sub, preferred)
+        elif isinstance(sub, dict) and name.endswith("status") and isinstance(out.get(key), dict):
+            # A status object ({"code": ..., "description": "In transit"}): its words say it.
+            for field, inner in properties_of(sub).items():
+                if snake(field) in ("description", "status", "text", "name") and isinstance(inner, dict):
+                    _set_one_status(out[key], field, inner, (preferred[0].capitalize(), *preferred[1:]))
 
 
 def _set_one_status(out: dict[str, Any], key: str, status: dict[str, Any], preferred: tuple[str, ...]) -> None:
@@ -191,11 +196,27 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
         out[idf] = args[id_param]
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)
+        _set_closed_flags(out, spec.output_schema)
     if p.operation is Operation.UPDATE:
         _stamp(out, spec.output_schema, ctx, _UPDATE_STAMPED)
     elif p.operation is Operation.DELETE:
         _stamp(out, spec.output_schema, ctx, _DELETE_STAMPED)
     return out
+
+
+_CLOSED_FLAGS = re.compile(r"^(is_)?(cancel+ed|archived|closed|revoked|deleted|voided|disabled)$")
+_OPEN_FLAGS = re.compile(r"^(is_)?(enabled|active|live|open)$")
+
+
+def _set_closed_flags(out: dict[str, Any], schema: dict[str, Any]) -> None:
+    """A cancelled, archived or revoked row says so in its flags: ``is_archived`` true, ``enabled`` false."""
+    for key, sub in properties_of(schema).items():
+        if isinstance(sub, dict) and sub.get("type") == "boolean":
+            name = snake(key)
+            if _CLOSED_FLAGS.match(name):
+                out[key] = True
+            elif _OPEN_FLAGS.match(name):
+                out[key] = False
 
 
 def _row_by_id(spec: ToolSpec, args: dict[str, Any], eid: str, ctx: SimContext, handle: StateHandle) -> RowState:

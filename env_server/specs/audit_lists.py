@@ -20,30 +20,26 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.session_types import CallOutcome
 from env_server.simulators.answers import (
-    DIRECTION_ARGS,
     LIMIT_ARGS,
-    OFFSET_ARGS,
     PAGE_ARGS,
     QUERY_ARGS,
     SORT_ARGS,
     date_window,
-    enum_match,
+    filter_misses,
     fits_question,
-    normal,
     requested_limit,
     search_term,
     shows_term,
     sort_field,
+    sort_keys,
     sort_request,
     term_words,
 )
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import singular
 from env_server.specs.audit_checks import CheckKind, Hit, collection_rows
 from env_server.specs.samples import sample_arguments
 
 PROBE_TERM = "garden"
-_NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + SORT_ARGS + DIRECTION_ARGS + OFFSET_ARGS)
 _TOTALS = ("total", "total_results", "total_count", "total_hits", "total_items", "total_records", "total_result_count",
            "num_found", "nb_hits", "number_of_results", "result_total")
 _PAGES = ("total_pages", "page_count", "num_pages")
@@ -70,7 +66,7 @@ def question_hits(spec: ToolSpec, args: dict[str, Any], result: Any) -> list[Hit
         if (lo is not None or hi is not None) and not fits_question(row, {k: v for k, v in args.items()
                                                                           if snake(k) not in QUERY_ARGS}):
             hits.append((f"{coll}[{i}]", f"the row's date lies outside the requested window {lo}..{hi}"))
-        hits += [(f"{coll}[{i}].{key}", detail) for key, detail in _filter_misses(row, args, _item_props(spec))]
+        hits += [(f"{coll}[{i}].{key}", detail) for key, detail in filter_misses(row, args, _item_props(spec))]
     hits += _sort_misses(rows, args, coll)
     if isinstance(result, dict):
         hits += _page_misses(result, args, len(rows))
@@ -84,31 +80,6 @@ def _item_props(spec: ToolSpec) -> dict[str, Any]:
     return props if isinstance(props, dict) else {}
 
 
-def _filter_misses(row: dict[str, Any], args: dict[str, Any], props: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Equal-valued filters: a filter named like a row field (a value the field's schema can
-    hold) is that field's value, or among its values."""
-    fields = {snake(k): k for k in row}
-    for key, want in args.items():
-        name = snake(key)
-        if name in _NOT_FILTERS or name == "id":
-            continue
-        field = fields.get(name) or fields.get(singular(name))
-        if field is None or want is None or isinstance(want, (dict, bool)):
-            continue
-        have, schema = row[field], props.get(field)
-        options = want if isinstance(want, list) else str(want).split(",") if isinstance(want, str) else [want]
-        if isinstance(schema, dict) and schema.get("type") == "array":
-            schema = schema.get("items")
-        if not isinstance(schema, dict) or all(enum_match(o, schema) is None for o in options):
-            continue  # a value the field cannot hold (a group such as status=closed): not judged
-        wanted = {normal(o) for o in options}
-        if isinstance(have, list):
-            if have and not {normal(h) for h in have} & wanted:
-                yield field, f"{field}={have!r} holds none of the requested {key}={want!r}"
-        elif isinstance(have, (str, int, float)) and not isinstance(have, bool) and normal(have) not in wanted:
-            yield field, f"{field}={have!r} but the call filtered {key}={want!r}"
-
-
 def _sort_misses(rows: list[Any], args: dict[str, Any], coll: str) -> list[Hit]:
     asked = sort_request(args)
     if asked is None or len(rows) < 2:
@@ -116,11 +87,10 @@ def _sort_misses(rows: list[Any], args: dict[str, Any], coll: str) -> list[Hit]:
     field = sort_field(rows, asked[0])
     if field is None:
         return []
-    values = [r.get(field) if isinstance(r, dict) else None for r in rows]
-    if not (all(isinstance(v, str) for v in values) or all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)):
+    keyed = sort_keys(rows, field)
+    if keyed is None:
         return []
-    keyed = [v.lower() if isinstance(v, str) else v for v in values]
+    values = [r[field] for r in rows]
     up, down = keyed == sorted(keyed), keyed == sorted(keyed, reverse=True)
     desc = asked[1]
     if desc is True and not down or desc is False and not up or desc is None and not (up or down):
