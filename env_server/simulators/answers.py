@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
+from env_server.simulators import invariants
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema, singular
 
@@ -154,13 +155,13 @@ def answer_search(out: dict[str, Any], spec: ToolSpec, args: Mapping[str, Any]) 
     answer_pages(out, spec.output_schema, args, len(out[coll]))
 
 
-def filter_misses(row: dict[str, Any], args: dict[str, Any], props: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def filter_misses(row: Mapping[str, Any], args: Mapping[str, Any], props: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     """Equal-valued filters: a filter named like a row field (a value the field's schema can
     hold) is that field's value, or among its values."""
     fields = {snake(k): k for k in row if not k.startswith("_")}
     for key, want in args.items():
         name = snake(key)
-        if name in _NOT_FILTERS or name == "id" or key.startswith("_"):
+        if name in _NOT_FILTERS or name == "id" or key.startswith("_") or _window_arg(name, want):
             continue
         field = fields.get(name) or fields.get(singular(name))
         if field is None or want is None or isinstance(want, (dict, bool)):
@@ -179,10 +180,17 @@ def filter_misses(row: dict[str, Any], args: dict[str, Any], props: dict[str, An
             yield field, f"{field}={have!r} but the call filtered {key}={want!r}"
 
 
+def _window_arg(name: str, value: Any) -> bool:
+    """A bound of a window (``start_date``, ``endDate``, ``published_after``, ``from``), not
+    a value to equal."""
+    return bool(_LOWER_DATE_RE.search(name) or _UPPER_DATE_RE.search(name)) and (
+        not isinstance(value, str) or bool(_ISO_RE.match(value)))
+
+
 def question_args(args: Mapping[str, Any]) -> dict[str, Any]:
     """The arguments ``fits_question`` judges by: the search term and the date window."""
-    return {k: v for k, v in args.items() if snake(k) in QUERY_ARGS or isinstance(v, str) and _ISO_RE.match(v) and (
-        _LOWER_DATE_RE.search(snake(k)) or _UPPER_DATE_RE.search(snake(k)))}
+    return {k: v for k, v in args.items() if snake(k) in QUERY_ARGS or isinstance(v, str) and _ISO_RE.match(v)
+            and _window_arg(snake(k), v)}
 
 
 def fits_question(row: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
@@ -217,6 +225,7 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
         _obey_filters(row, args, props, by_snake, i)
         if window != (None, None):
             _into_window(row, props, window)
+            invariants.enforce(row, args, invariants.rules_for(props))
         if words and not shows_term(row, words):
             _weave_term(row, term or "", props)
 
@@ -225,8 +234,7 @@ def _obey_filters(row: dict[str, Any], args: Mapping[str, Any], props: dict[str,
                   i: int) -> None:
     for key, want in args.items():
         name = snake(key)
-        if name in _NOT_FILTERS or name == "id" or want is None or isinstance(want, str) and _ISO_RE.match(want) and (
-                _LOWER_DATE_RE.search(name) or _UPPER_DATE_RE.search(name)):
+        if name in _NOT_FILTERS or name == "id" or want is None or _window_arg(name, want):
             continue  # paging and sorting, or a date window (``_into_window``)
         ranged = _RANGE_RE.match(name)
         field = by_snake.get(name) or by_snake.get(singular(name)) or by_snake.get(name + "s")
@@ -344,7 +352,7 @@ def _into_window(row: dict[str, Any], props: dict[str, Any], window: tuple[dt.da
     else:
         return
     shift = target - day
-    for key in [first, *(k for k in dated if _END_FIELD_RE.search(snake(k)))]:
+    for key in dated:  # the record happened then: its dates move together
         moved = _shift(row[key], shift)
         if moved is not None and fits_schema(moved, props[key]):
             row[key] = moved

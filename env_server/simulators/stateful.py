@@ -118,11 +118,12 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
 
     item_props = properties_of(listing.item_schema)
+    judged = {k: v for k, v in args.items() if k != listing.idf}
 
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
                 if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and fits_question(r.data, args)
-                and next(filter_misses(r.data, args, item_props), None) is None]
+                and next(filter_misses(r.data, judged, item_props), None) is None]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
@@ -220,7 +221,8 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
         answer_rows([item], wanted, item_schema)  # the term shows, dates lie in the window
         props = properties_of(item_schema)
         # rows found by a filter hold the filtered values (as the field writes them: "shows" -> "show")
-        item.update({k: v for k, v in wanted.items() if isinstance(props.get(k), dict) and fits_schema(v, props[k])})
+        item.update({k: v for k, v in wanted.items() if isinstance(props.get(k), dict) and (
+            fits_schema(v, props[k]) or isinstance(v, list) and props[k].get("type") == "array")})
         item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
         reader = handle.rules.id_schemas.get((ns, p.entity))
         if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it

@@ -22,6 +22,7 @@ from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import (
     CANCEL_WORDS,
+    CONTEXT_KEY,
     CONTROL_PARAMS,
     QUERY_KEY,
     STATE_KEY,
@@ -32,6 +33,7 @@ from env_server.simulators.rows import (
     fits,
     id_field_of,
     int_id,
+    known_values,
     project,
     properties_of,
     scalars,
@@ -243,7 +245,8 @@ def _update(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, handl
     if state:
         raise ToolCallError(f"{p.entity.replace('_', ' ')} '{eid}' is {state}; it can no longer be changed.")
     changes = {k: v for k, v in args.items() if k != p.id_param and k not in CONTROL_PARAMS}
-    return handle.world.put(spec.family, p.entity, eid, {**row.data, **changes})
+    context = row.data.get(CONTEXT_KEY) or known_values(row.data)
+    return handle.world.put(spec.family, p.entity, eid, {**row.data, **changes, CONTEXT_KEY: context})
 
 
 def _delete(spec: ToolSpec, eid: str, row: RowState, handle: StateHandle) -> RowState:

@@ -58,6 +58,9 @@ def question_hits(spec: ToolSpec, args: dict[str, Any], result: Any) -> list[Hit
     term = search_term(args)
     words = term_words(term) if term else []
     lo, hi = date_window(args)
+    # A filter named like the rows' own id names their parent (an account's statuses).
+    own_ids = {spec.profile.id_field, f"{spec.profile.entity}_id", "id"}
+    judged = {k: v for k, v in args.items() if k not in own_ids}
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             continue
@@ -66,7 +69,7 @@ def question_hits(spec: ToolSpec, args: dict[str, Any], result: Any) -> list[Hit
         if (lo is not None or hi is not None) and not fits_question(row, {k: v for k, v in args.items()
                                                                           if snake(k) not in QUERY_ARGS}):
             hits.append((f"{coll}[{i}]", f"the row's date lies outside the requested window {lo}..{hi}"))
-        hits += [(f"{coll}[{i}].{key}", detail) for key, detail in filter_misses(row, args, _item_props(spec))]
+        hits += [(f"{coll}[{i}].{key}", detail) for key, detail in filter_misses(row, judged, _item_props(spec))]
     hits += _sort_misses(rows, args, coll)
     if isinstance(result, dict):
         hits += _page_misses(result, args, len(rows))
