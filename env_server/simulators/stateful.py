@@ -34,7 +34,7 @@ from env_server.simulators.answers import (
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
-from env_server.simulators.ids import conform_id
+from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema, short_values
 from env_server.simulators.rows import (
@@ -223,10 +223,11 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
         # rows found by a filter hold the filtered values (as the field writes them: "shows" -> "show")
         item.update({k: v for k, v in wanted.items() if isinstance(props.get(k), dict) and (
             fits_schema(v, props[k]) or isinstance(v, list) and props[k].get("type") == "array")})
-        item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
         reader = handle.rules.id_schemas.get((ns, p.entity))
-        if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
-            conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
+        if not matches_pattern(item.get(idf), reader):  # else: drawn in the shape the reader requires
+            item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+            if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
+                conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
         item.pop(STATE_KEY, None)
         world.put(ns, p.entity, str(item[idf]), dict(item))
         ids.append(str(item[idf]))

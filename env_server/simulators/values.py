@@ -212,6 +212,8 @@ def known_kind(kind: str, facts_vocab: Any) -> bool:
     return not part or bool(spec.records and part in spec.records[0])
 
 
+_BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
+
 KINDS: dict[str, Callable[[Generation], Any]] = {
     # identity
     "id": lambda g: f"{g.id_prefix}_{_hex(g, 10)}",
@@ -279,6 +281,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "distance_km": distance_km,
     # web
     "url": lambda g: f"https://{g.rng.choice(faker_pool('domain_name'))}/{slugify(_record_title(g))}",
+    # An AT Protocol record URI (Bluesky): at://<did:plc>/<collection>/<record key>.
+    "at_uri": lambda g: (f"at://did:plc:{''.join(g.rng.choice(_BASE32) for _ in range(24))}/app.bsky.feed.post/"
+                         f"{''.join(g.rng.choice(_BASE32) for _ in range(13))}"),
     "image_url": lambda g: f"https://images.{g.rng.choice(faker_pool('domain_name'))}/{_hex(g, 12)}.jpg",
     "domain": pooled("domain_name"),
     "ip": pooled("ipv4_public"),

@@ -17,7 +17,7 @@ from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generic import simulate_generic
-from env_server.simulators.ids import conform_id
+from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import (
@@ -89,9 +89,12 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
             raise ToolCallError(f"{entity.replace('_', ' ')} '{chosen}' already exists (409).")
         out[idf] = chosen
         return
+    reader = handle.rules.id_schemas.get((ns, entity))
+    drawn = out.get(idf)
+    if matches_pattern(drawn, reader) and world.get(ns, entity, str(drawn)) is None:
+        return  # an id of the shape the reader requires (an AT URI), drawn from its kind
     eid = world.next_id(ns, entity, entity_prefix(entity))
     out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
-    reader = handle.rules.id_schemas.get((ns, entity))
     if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
         conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
 
