@@ -213,40 +213,51 @@ def fits_question(row: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
 def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[str, Any]) -> None:
     """Make freshly generated ``rows`` agree with the call's term and filters, in place."""
     props = item_schema.get("properties")
-    if not isinstance(props, dict) or not rows:
+    if not isinstance(props, dict) or not rows or not args:
         return
-    by_snake = {snake(k): k for k in props}
+    filters = _filter_plan(args, props)
     term = search_term(args)
     words = term_words(term) if term else []
     window = date_window(args)
+    if not filters and not words and window == (None, None):
+        return
+    rules = invariants.rules_for(props) if window != (None, None) else ()
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             continue
-        _obey_filters(row, args, props, by_snake, i)
-        if window != (None, None):
+        for field, want, lower in filters:
+            if field not in row:
+                continue
+            if lower is None:
+                _match_value(row, field, props[field], want, i)
+            else:
+                _into_range(row, field, props[field], lower, want)
+        if rules or window != (None, None):
             _into_window(row, props, window)
-            invariants.enforce(row, args, invariants.rules_for(props))
+            invariants.enforce(row, args, rules)
         if words and not shows_term(row, words):
             _weave_term(row, term or "", props)
 
 
-def _obey_filters(row: dict[str, Any], args: Mapping[str, Any], props: dict[str, Any], by_snake: dict[str, str],
-                  i: int) -> None:
+def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[str, Any, bool | None]]:
+    """(field, wanted value, None) for a filter to equal; (field, bound, lower?) for a
+    ``min_*``/``max_*`` bound. Paging, sorting, the term and date windows are not filters."""
+    by_snake = {snake(k): k for k in props}
+    plan: list[tuple[str, Any, bool | None]] = []
     for key, want in args.items():
         name = snake(key)
         if name in _NOT_FILTERS or name == "id" or want is None or _window_arg(name, want):
-            continue  # paging and sorting, or a date window (``_into_window``)
-        ranged = _RANGE_RE.match(name)
+            continue
         field = by_snake.get(name) or by_snake.get(singular(name)) or by_snake.get(name + "s")
-        if field is None and ranged:
+        if field is not None:
+            plan.append((field, want, None))
+            continue
+        ranged = _RANGE_RE.match(name)
+        if ranged and isinstance(want, (int, float)) and not isinstance(want, bool):
             bound, target = (ranged.group(1), ranged.group(2)) if ranged.group(1) else (ranged.group(4), ranged.group(3))
-            field = by_snake.get(target)
-            if field is not None and isinstance(want, (int, float)) and not isinstance(want, bool):
-                _into_range(row, field, props[field], bound in ("min", "gte", "gt", "from"), want)
-            continue
-        if field is None or field not in row:
-            continue
-        _match_value(row, field, props[field], want, i)
+            if target in by_snake:
+                plan.append((by_snake[target], want, bound in ("min", "gte", "gt", "from")))
+    return plan
 
 
 def _match_value(row: dict[str, Any], field: str, schema: Any, want: Any, i: int) -> None:

@@ -16,7 +16,9 @@ from env_server.simulators.base import SimContext
 from env_server.simulators.generate import Generation, call_seed
 
 
-def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
+def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, answer: bool = True) -> dict[str, Any]:
+    """``answer``: a search/list's rows are made to agree with the call (``answers``); the
+    world's search passes False and answers only the rows it keeps."""
     profile = spec.profile
     gen = Generation(
         seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
@@ -38,7 +40,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         value = args[profile.id_param]
         if _same_type(value, props[id_field]):
             result[id_field] = value
-    if profile.operation in (Operation.SEARCH, Operation.LIST) and profile.collection:
+    if answer and profile.operation in (Operation.SEARCH, Operation.LIST) and profile.collection:
         answer_search(result, spec, args)  # the term shows, filters hold, sort and limit obeyed
     return result
 

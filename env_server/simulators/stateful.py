@@ -26,6 +26,7 @@ from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import (
     answer_pages,
     answer_rows,
+    answer_search,
     filter_misses,
     fits_question,
     order_rows,
@@ -93,14 +94,18 @@ class _Listing:
 
 
 def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
-    out = simulate_generic(spec, args, ctx)
+    # Rows are answered to the call (``answers``) only where they are kept: a repeated query
+    # answers with its remembered rows, a user-owned list with the session's own.
+    out = simulate_generic(spec, args, ctx, answer=False)
     coll = spec.profile.collection
     coll_schema = properties_of(spec.output_schema).get(coll or "")
     if not coll or not isinstance(coll_schema, dict) or not isinstance(out.get(coll), list):
+        answer_search(out, spec, args)
         return out
     items = coll_schema.get("items")
     item_schema: dict[str, Any] = items if isinstance(items, dict) else {}
     if properties_of(item_schema) == {}:
+        answer_search(out, spec, args)
         if is_id_list(coll):
             _remember_id_list(spec, args, out, coll, handle)
         return out
@@ -158,6 +163,7 @@ def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
         out[listing.coll] = order_rows(found, listing.args)
         answer_pages(out, spec.output_schema, listing.args, len(out[listing.coll]))
         return out
+    answer_search(out, spec, listing.args)  # a new query: the term shows, filters hold, sorted and cut
     ids, kept = [], []
     for item in out[listing.coll]:
         if not isinstance(item, dict):
