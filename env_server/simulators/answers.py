@@ -22,7 +22,7 @@ from typing import Any
 from env_server.catalog.models import ToolSpec
 from env_server.simulators import invariants
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema, singular
+from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
 
 QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_query", "search_term", "text",
               "phrase", "query_string", "searchterm", "search_text")
@@ -246,8 +246,9 @@ def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[s
     plan: list[tuple[str, Any, bool | None]] = []
     for key, want in args.items():
         name = snake(key)
-        if name in _NOT_FILTERS or name == "id" or want is None or _window_arg(name, want):
-            continue
+        if name in _NOT_FILTERS or name == "id" or want is None or _window_arg(name, want) or isinstance(
+                want, str) and len(want) > LONG_ECHO_CHARS:
+            continue  # a long value is echoed into the call's own record only (``plans``)
         field = by_snake.get(name) or by_snake.get(singular(name)) or by_snake.get(name + "s")
         if field is not None:
             plan.append((field, want, None))

@@ -10,6 +10,7 @@ succeed on a sampled id: ``id_producer`` names the family's create tool to call 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,7 +37,18 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             args[name] = sub["default"]
         else:
             args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
+        args[name] = _patterned(args[name], sub)
     return args
+
+
+def _patterned(value: Any, schema: Any) -> Any:
+    """A drawn string that misses the parameter's ``pattern`` gives way to its first example."""
+    if not isinstance(schema, dict) or not isinstance(value, str) or not isinstance(schema.get("pattern"), str):
+        return value
+    examples = [e for e in schema.get("examples") or [] if isinstance(e, str)]
+    if re.search(schema["pattern"], value) or not examples:
+        return value
+    return examples[0]
 
 
 def id_producer(spec: ToolSpec, specs: Iterable[ToolSpec]) -> ToolSpec | None:
