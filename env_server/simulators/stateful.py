@@ -23,20 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
-from env_server.simulators.answers import (
-    answer_pages,
-    answer_rows,
-    answer_search,
-    filter_misses,
-    fits_question,
-    order_rows,
-    question_args,
-)
+from env_server.simulators.answers import answer_rows, answer_search, filter_misses, fits_question, question_args
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.naming import snake
+from env_server.simulators.paging import answer_pages, order_rows
 from env_server.simulators.plans import fits_schema, short_values
 from env_server.simulators.rows import (
     CONTROL_PARAMS,

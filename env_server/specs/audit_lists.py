@@ -20,22 +20,24 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.session_types import CallOutcome
 from env_server.simulators.answers import (
-    LIMIT_ARGS,
-    PAGE_ARGS,
     QUERY_ARGS,
-    SORT_ARGS,
     date_window,
     filter_misses,
     fits_question,
-    requested_limit,
     search_term,
     shows_term,
-    sort_field,
-    sort_keys,
-    sort_request,
     term_words,
 )
 from env_server.simulators.naming import snake
+from env_server.simulators.paging import (
+    LIMIT_ARGS,
+    PAGE_ARGS,
+    SORT_ARGS,
+    requested_limit,
+    sort_field,
+    sort_keys,
+    sort_request,
+)
 from env_server.specs.audit_checks import CheckKind, Hit, collection_rows
 from env_server.specs.samples import sample_arguments
 
@@ -103,19 +105,18 @@ def _sort_misses(rows: list[Any], args: dict[str, Any], coll: str) -> list[Hit]:
 
 
 def _page_misses(result: dict[str, Any], args: dict[str, Any], shown: int) -> list[Hit]:
-    hits: list[Hit] = []
     ints = {snake(k): (k, v) for k, v in result.items() if type(v) is int}
-    page_arg = next((v for k, v in args.items() if snake(k) in PAGE_ARGS and type(v) is int and v >= 1), None)
-    for name in ("page", "current_page"):
-        if name in ints and ints[name][1] != (page_arg or 1):
-            hits.append((f"$.{ints[name][0]}", f"page {ints[name][1]} answers a call for page {page_arg or 1}"))
+    page = next((v for k, v in args.items() if snake(k) in PAGE_ARGS and type(v) is int and v >= 1), 1)
+    hits: list[Hit] = [(f"$.{ints[n][0]}", f"page {ints[n][1]} answers a call for page {page}")
+                       for n in ("page", "current_page") if n in ints and ints[n][1] != page]
     total = next((ints[n] for n in _TOTALS if n in ints), None)
-    if total is not None and total[1] < shown:
+    if total is None:
+        return hits
+    if total[1] < shown:
         hits.append((f"$.{total[0]}", f"total {total[1]} is smaller than the {shown} rows shown"))
     pages = next((ints[n] for n in _PAGES if n in ints), None)
     per_page = requested_limit(args)
-    if total is not None and pages is not None and per_page and pages[1] != max(
-            page_arg or 1, math.ceil(total[1] / per_page)):
+    if pages is not None and per_page and pages[1] != max(page, math.ceil(total[1] / per_page)):
         hits.append((f"$.{pages[0]}", f"{pages[1]} pages for {total[1]} results at {per_page} per page"))
     return hits
 
@@ -129,24 +130,34 @@ def probe_arguments(spec: ToolSpec, args: dict[str, Any], rows: list[Any]) -> di
     props: dict[str, Any] = spec.input_schema.get("properties") or {}
     probe = dict(args)
     sample = next((r for r in rows if isinstance(r, dict)), {})
+    row_fields = {snake(k) for k in sample}
     for key, sub in props.items():
-        if not isinstance(sub, dict) or key in args:
-            continue
-        name, enum = snake(key), sub.get("enum")
-        if name in LIMIT_ARGS and sub.get("type") == "integer" and sub.get("minimum", 1) <= 2 <= sub.get(
-                "maximum", 2):
-            probe[key] = 2
-        elif name in QUERY_ARGS and sub.get("type") == "string" and not enum:
-            probe[key] = PROBE_TERM
-        elif name in SORT_ARGS and sub.get("type") == "string":
-            keys = [e for e in enum if isinstance(e, str)] if isinstance(enum, list) else [
-                k for k, v in sample.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:1]
-            chosen = next((k for k in keys if sort_field(rows, snake(k.lstrip("-"))) is not None), None)
-            if chosen is not None:
-                probe[key] = chosen
-        elif isinstance(enum, list) and len(enum) > 1 and snake(key) in {snake(k) for k in sample}:
-            probe[key] = enum[1]
+        if isinstance(sub, dict) and key not in args:
+            value = _probe_value(snake(key), sub, rows, row_fields)
+            if value is not None:
+                probe[key] = value
     return probe if probe != args else None
+
+
+def _probe_value(name: str, sub: dict[str, Any], rows: list[Any], row_fields: set[str]) -> Any:
+    enum, typ = sub.get("enum"), sub.get("type")
+    if name in LIMIT_ARGS and typ == "integer" and sub.get("minimum", 1) <= 2 <= sub.get("maximum", 2):
+        return 2
+    if name in QUERY_ARGS and typ == "string" and not enum:
+        return PROBE_TERM
+    if name in SORT_ARGS and typ == "string":
+        return _probe_sort(enum, rows)
+    if isinstance(enum, list) and len(enum) > 1 and name in row_fields:
+        return enum[1]
+    return None
+
+
+def _probe_sort(enum: Any, rows: list[Any]) -> str | None:
+    """A sort key the rows carry: from the parameter's enum, else the rows' first number."""
+    sample = next((r for r in rows if isinstance(r, dict)), {})
+    keys = [e for e in enum if isinstance(e, str)] if isinstance(enum, list) else [
+        k for k, v in sample.items() if isinstance(v, (int, float)) and not isinstance(v, bool)][:1]
+    return next((k for k in keys if sort_field(rows, snake(k.lstrip("-"))) is not None), None)
 
 
 # -- writes --------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from mcp import Client
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog
 from env_server.config import ServerSettings
-from env_server.simulators.answers import answer_pages, answer_rows, order_rows, term_words
+from env_server.simulators.answers import answer_rows, term_words
+from env_server.simulators.paging import answer_pages, order_rows
 from env_server.specs.audit_lists import question_hits
 from state import Database
 from tests.servers import running_server
