@@ -1,8 +1,8 @@
 """The generic simulator family: schema-driven output for any tool.
 
 It serves every spec whose family has no dedicated module. The operation in the profile
-shapes the answer: a read echoes the requested id into the id field, a search marks its
-titles with the query, a create mints an id from the call seed, a delete reports the
+shapes the answer: a read echoes the requested id into the id field, a search answers its
+question (``answers``), a create mints an id from the call seed, a delete reports the
 cancelled state.
 """
 
@@ -11,13 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators.answers import answer_search
 from env_server.simulators.base import SimContext
 from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.geo_kinds import same_country
 
 
-def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> dict[str, Any]:
+def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, answer: bool = True) -> dict[str, Any]:
+    """``answer``: a search/list's rows are made to agree with the call (``answers``); the
+    world's search passes False and answers only the rows it keeps."""
     profile = spec.profile
     gen = Generation(
         seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
@@ -43,6 +46,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> d
         value = args[profile.id_param]
         if _same_type(value, props[id_field]) and not same_country(value, result.get(id_field), profile.entity):
             result[id_field] = value
+    if answer and profile.operation in (Operation.SEARCH, Operation.LIST) and profile.collection:
+        answer_search(result, spec, args)  # the term shows, filters hold, sort and limit obeyed
     return result
 
 

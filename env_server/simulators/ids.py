@@ -46,6 +46,12 @@ def _fit_string(value: Any, schema: dict[str, Any]) -> str:
     return text[:length]
 
 
+def matches_pattern(value: Any, reader: dict[str, Any] | None) -> bool:
+    """Whether a drawn id already has the shape a reader's ``pattern`` requires (an AT URI)."""
+    pattern = reader.get("pattern") if reader is not None else None
+    return isinstance(pattern, str) and isinstance(value, str) and re.search(pattern, value) is not None
+
+
 def conform_id(value: Any, reader: dict[str, Any], field: dict[str, Any], item: dict[str, Any], name: str) -> Any:
     """``item[name]`` rewritten so that the reader's id parameter accepts it; returns the
     key the row is stored under (the value the reader will be called with)."""

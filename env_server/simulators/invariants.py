@@ -192,7 +192,35 @@ class Banded:
         return None
 
 
-Rule = Derived | Ordered | Bounded | Banded
+@dataclass(frozen=True)
+class Floored:
+    """``record[field] >= args[floor] * scale``: a reply to /delay/9 took at least 9000 ms."""
+
+    name: str
+    field: tuple[str, ...]
+    floor: tuple[str, ...]
+    scale: float
+
+    def _floor(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[str, float] | None:
+        key, arg = _first(record, self.field), _first(args, self.floor)
+        if key is None or arg is None or _num(record[key]) is None or _num(args[arg]) is None:
+            return None
+        return key, float(args[arg]) * self.scale
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        floor = self._floor(record, args)
+        if floor is not None and record[floor[0]] < floor[1]:
+            value = record[floor[0]]
+            record[floor[0]] = type(value)(floor[1] + abs(value) % (0.05 * self.scale or 1))  # plus some overhead
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        floor = self._floor(record, args)
+        if floor is not None and record[floor[0]] < floor[1]:
+            return f"{self.name}: {floor[0]}={record[floor[0]]} is below the requested {floor[1]:g}"
+        return None
+
+
+Rule = Derived | Ordered | Bounded | Banded | Floored
 
 
 def _mirror_after(end: str, start: str) -> str:
@@ -274,6 +302,8 @@ RULES: tuple[Rule, ...] = (
             (300, "Very Unhealthy"), (100_000, "Hazardous"))),
     Bounded("distance within the radius", ("distance", "distance_km", "dist", "distance_m"),
             ("radius", "radius_km", "max_distance")),
+    Floored("elapsed covers the requested delay", ("elapsed_ms", "duration_ms", "response_time_ms"),
+            ("delay", "delay_seconds", "delay_s"), 1000.0),
 )
 
 

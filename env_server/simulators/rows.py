@@ -26,6 +26,7 @@ CANCEL_WORDS = ("cancel", "void", "revoke", "decline", "close", "archive", "reje
 STATUS_CREATED = ("confirmed", "active", "created", "pending", "open", "scheduled", "success", "booked", "placed")
 STATE_KEY = "_state"
 QUERY_KEY = "_query"  # the search arguments a remembered row answered
+CONTEXT_KEY = "_context"  # a row's values before its first update (``project`` draws fillers in it)
 
 
 @dataclass
@@ -101,7 +102,9 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     """Render a stored row through a schema: row values where they fit, stable fillers elsewhere."""
     # The row's own values (and the query that found it) are the context its missing fields
     # are drawn in: a show in Las Vegas gets a Las Vegas address, its URL follows its title.
-    known = {k: v for k, v in row.data.items() if not k.startswith("_") and not isinstance(v, (dict, list))}
+    # An updated row keeps the context it had before (CONTEXT_KEY): what the update did not
+    # send must not change.
+    known = row.data.get(CONTEXT_KEY) or known_values(row.data)
     context = {**short_values(row.data.get(QUERY_KEY) or {}), **known, **short_values(args)}
     gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
@@ -111,6 +114,11 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     if not isinstance(base, dict):
         return base
     return overlay(base, schema, row.data, ctx.validators)
+
+
+def known_values(data: dict[str, Any]) -> dict[str, Any]:
+    """A row's own scalar values: the context its missing fields are drawn in."""
+    return {k: v for k, v in data.items() if not k.startswith("_") and not isinstance(v, (dict, list))}
 
 
 def overlay(base: dict[str, Any], schema: dict[str, Any], data: dict[str, Any], validators: ValidatorCache) -> dict[str, Any]:

@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
-from env_server.simulators import numeric
+from env_server.simulators.answers import answer_rows, answer_search, filter_misses, fits_question, question_args
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
-from env_server.simulators.ids import conform_id
+from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.naming import snake
+from env_server.simulators.paging import answer_pages, order_rows
 from env_server.simulators.plans import fits_schema, short_values
 from env_server.simulators.rows import (
     CONTROL_PARAMS,
@@ -86,14 +87,18 @@ class _Listing:
 
 
 def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> dict[str, Any]:
-    out = simulate_generic(spec, args, ctx)
+    # Rows are answered to the call (``answers``) only where they are kept: a repeated query
+    # answers with its remembered rows, a user-owned list with the session's own.
+    out = simulate_generic(spec, args, ctx, answer=False)
     coll = spec.profile.collection
     coll_schema = properties_of(spec.output_schema).get(coll or "")
     if not coll or not isinstance(coll_schema, dict) or not isinstance(out.get(coll), list):
+        answer_search(out, spec, args)
         return out
     items = coll_schema.get("items")
     item_schema: dict[str, Any] = items if isinstance(items, dict) else {}
     if properties_of(item_schema) == {}:
+        answer_search(out, spec, args)
         if is_id_list(coll):
             _remember_id_list(spec, args, out, coll, handle)
         return out
@@ -110,14 +115,18 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     # A filter named like the rows' own id field names their parent (an account's statuses).
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
 
+    item_props = properties_of(listing.item_schema)
+    judged = {k: v for k, v in args.items() if k != listing.idf}
+
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and fits_question(r.data, args)
+                and next(filter_misses(r.data, judged, item_props), None) is None]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
     rows = found()
-    wanted = {k: args[k] for k in filters if k in args}
+    wanted = {**{k: args[k] for k in filters if k in args}, **question_args(args)}
     if not rows and handle.seeded and wanted:
         # The base world also held rows this filter finds (a past order with this status).
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted)
@@ -125,9 +134,10 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     limit = next((v for k in ("limit", "max_results", "per_page", "page_size", "count", "size")
                   if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
     rows = rows[:limit] if limit else rows
-    out[listing.coll] = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    listed = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    out[listing.coll] = order_rows(listed, args)
     _fix_totals(out, spec.output_schema, len(out[listing.coll]))
-    numeric.enforce_pages(out, args, properties_of(spec.output_schema))  # pages follow the stored rows
+    answer_pages(out, spec.output_schema, args, len(out[listing.coll]))
     return out
 
 
@@ -140,9 +150,13 @@ def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     ids = world.queries.get((spec.family, entity, query_key))
     if ids is not None:
         rows = ((eid, world.get(spec.family, entity, eid)) for eid in ids)
-        out[listing.coll] = [project(spec, listing.item_schema, row, eid, listing.ctx, listing.args)
-                             for eid, row in rows if row is not None and row.data.get(STATE_KEY) != "deleted"]
+        found = [project(spec, listing.item_schema, row, eid, listing.ctx, listing.args)
+                 for eid, row in rows if row is not None and row.data.get(STATE_KEY) != "deleted"]
+        # The same query with another sort or limit: the remembered rows, ordered and cut anew.
+        out[listing.coll] = order_rows(found, listing.args)
+        answer_pages(out, spec.output_schema, listing.args, len(out[listing.coll]))
         return out
+    answer_search(out, spec, listing.args)  # a new query: the term shows, filters hold, sorted and cut
     ids, kept = [], []
     for item in out[listing.coll]:
         if not isinstance(item, dict):
@@ -204,11 +218,16 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             continue
         eid = f"{entity_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
             : len(entity_prefix(p.entity)) + 11]
-        item.update(wanted)  # rows found by a filter hold the filtered values
-        item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+        answer_rows([item], wanted, item_schema)  # the term shows, dates lie in the window
+        props = properties_of(item_schema)
+        # rows found by a filter hold the filtered values (as the field writes them: "shows" -> "show")
+        item.update({k: v for k, v in wanted.items() if isinstance(props.get(k), dict) and (
+            fits_schema(v, props[k]) or isinstance(v, list) and props[k].get("type") == "array")})
         reader = handle.rules.id_schemas.get((ns, p.entity))
-        if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
-            conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
+        if not matches_pattern(item.get(idf), reader):  # else: drawn in the shape the reader requires
+            item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
+            if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
+                conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
         item.pop(STATE_KEY, None)
         world.put(ns, p.entity, str(item[idf]), dict(item))
         ids.append(str(item[idf]))

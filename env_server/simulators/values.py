@@ -235,6 +235,8 @@ def known_kind(kind: str, facts_vocab: Any) -> bool:
     return not part or bool(spec.records and part in spec.records[0])
 
 
+_BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
+
 KINDS: dict[str, Callable[[Generation], Any]] = {
     # identity
     "id": lambda g: f"{g.id_prefix}_{_hex(g, 10)}",
@@ -310,6 +312,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "url": _page_url,
     "own_url": _own_url,
     "image_url": _image_url,
+    # An AT Protocol record URI (Bluesky): at://<did:plc>/<collection>/<record key>.
+    "at_uri": lambda g: (f"at://did:plc:{''.join(g.rng.choice(_BASE32) for _ in range(24))}/app.bsky.feed.post/"
+                         f"{''.join(g.rng.choice(_BASE32) for _ in range(13))}"),
     "domain": pooled("domain_name"),
     "ip": pooled("ipv4_public"),
     "file_name": _file_name,

@@ -18,11 +18,12 @@ from env_server.simulators import invariants
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.geo_kinds import same_country
-from env_server.simulators.ids import conform_id
+from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import (
     CANCEL_WORDS,
+    CONTEXT_KEY,
     CONTROL_PARAMS,
     QUERY_KEY,
     STATE_KEY,
@@ -33,6 +34,7 @@ from env_server.simulators.rows import (
     fits,
     id_field_of,
     int_id,
+    known_values,
     project,
     properties_of,
     scalars,
@@ -88,9 +90,12 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
             raise ToolCallError(f"{entity.replace('_', ' ')} '{chosen}' already exists (409).")
         out[idf] = chosen
         return
+    reader = handle.rules.id_schemas.get((ns, entity))
+    drawn = out.get(idf)
+    if matches_pattern(drawn, reader) and world.get(ns, entity, str(drawn)) is None:
+        return  # an id of the shape the reader requires (an AT URI), drawn from its kind
     eid = world.next_id(ns, entity, entity_prefix(entity))
     out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
-    reader = handle.rules.id_schemas.get((ns, entity))
     if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
         conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
 
@@ -153,18 +158,29 @@ def _referenced_entity(param: str) -> str | None:
 
 
 def _set_status(out: dict[str, Any], schema: dict[str, Any], preferred: tuple[str, ...]) -> None:
-    status = properties_of(schema).get("status")
-    if not isinstance(status, dict):
-        return
+    """``status`` (and an enum-valued ``state``/``*_status``) says what the write did."""
+    for key, sub in properties_of(schema).items():
+        name = snake(key)
+        if isinstance(sub, dict) and (name == "status" or isinstance(sub.get("enum"), list) and (
+                name == "state" or name.endswith(("_status", "_state")))):
+            _set_one_status(out, key, sub, preferred)
+        elif isinstance(sub, dict) and name.endswith("status") and isinstance(out.get(key), dict):
+            # A status object ({"code": ..., "description": "In transit"}): its words say it.
+            for field, inner in properties_of(sub).items():
+                if snake(field) in ("description", "status", "text", "name") and isinstance(inner, dict):
+                    _set_one_status(out[key], field, inner, (preferred[0].capitalize(), *preferred[1:]))
+
+
+def _set_one_status(out: dict[str, Any], key: str, status: dict[str, Any], preferred: tuple[str, ...]) -> None:
     enum = status.get("enum")
     if isinstance(enum, list):
         for want in preferred:
             for value in enum:
                 if isinstance(value, str) and value.lower().startswith(want[:6]):
-                    out["status"] = value
+                    out[key] = value
                     return
     elif status.get("type") == "string":
-        out["status"] = preferred[0]
+        out[key] = preferred[0]
 
 
 _CLOSED = ("cancelled", "canceled", "deleted", "removed", "revoked", "closed", "archived", "inactive")
@@ -187,11 +203,27 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
         out[idf] = args[id_param]
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)
+        _set_closed_flags(out, spec.output_schema)
     if p.operation is Operation.UPDATE:
         _stamp(out, spec.output_schema, ctx, _UPDATE_STAMPED)
     elif p.operation is Operation.DELETE:
         _stamp(out, spec.output_schema, ctx, _DELETE_STAMPED)
     return out
+
+
+_CLOSED_FLAGS = re.compile(r"^(is_)?(cancel+ed|archived|closed|revoked|deleted|voided|disabled)$")
+_OPEN_FLAGS = re.compile(r"^(is_)?(enabled|active|live|open)$")
+
+
+def _set_closed_flags(out: dict[str, Any], schema: dict[str, Any]) -> None:
+    """A cancelled, archived or revoked row says so in its flags: ``is_archived`` true, ``enabled`` false."""
+    for key, sub in properties_of(schema).items():
+        if isinstance(sub, dict) and sub.get("type") == "boolean":
+            name = snake(key)
+            if _CLOSED_FLAGS.match(name):
+                out[key] = True
+            elif _OPEN_FLAGS.match(name):
+                out[key] = False
 
 
 def _row_by_id(spec: ToolSpec, args: dict[str, Any], eid: str, ctx: SimContext, handle: StateHandle) -> RowState:
@@ -218,7 +250,8 @@ def _update(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, handl
     if state:
         raise ToolCallError(f"{p.entity.replace('_', ' ')} '{eid}' is {state}; it can no longer be changed.")
     changes = {k: v for k, v in args.items() if k != p.id_param and k not in CONTROL_PARAMS}
-    return handle.world.put(spec.family, p.entity, eid, {**row.data, **changes})
+    context = row.data.get(CONTEXT_KEY) or known_values(row.data)
+    return handle.world.put(spec.family, p.entity, eid, {**row.data, **changes, CONTEXT_KEY: context})
 
 
 def _delete(spec: ToolSpec, eid: str, row: RowState, handle: StateHandle) -> RowState:

@@ -31,6 +31,7 @@ from env_server.session_types import CallOutcome
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import faker_texts
+from env_server.specs import audit_lists
 from env_server.specs.audit_checks import (
     CheckKind,
     Finding,
@@ -251,6 +252,7 @@ class _Auditor:
                                                     current=reports_current(spec)))
         if op is Operation.CREATE and isinstance(result, dict):
             yield from self._readback(spec, sid, args, result)
+        yield from audit_lists.checks(self, spec, sid, args, result)  # searches answer the call; writes round-trip
         rows = collection_rows(spec, result) if op in (Operation.SEARCH, Operation.LIST) else None
         if rows is None:
             return

@@ -146,6 +146,10 @@ def specs_audit(
 
     [bold]numeric[/bold]: numbers that do not add up: pagination (total, pages, page, limit), min <= avg <= max, percentages in 0..100, negative counts, a rate table's base and targets against the question.
 
+    [bold]question[/bold]: a search/list disagrees with its call (term missing from a row, a filter, date window, sort, limit or page not honoured; also probed with a limit of 2, a sort key and an enum filter).
+
+    [bold]readback[/bold]: a created entity does not read back as sent; an update changes what it did not send; a deleted one still opens.
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.

@@ -11,6 +11,7 @@ succeed on a sampled id: ``id_producer`` names the family's create tool to call 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -42,7 +43,18 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         else:
             told = described_value(name, sub, gen, args, str(spec.category)) if isinstance(sub, dict) else None
             args[name] = told if told is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
+        args[name] = _patterned(args[name], sub)
     return args
+
+
+def _patterned(value: Any, schema: Any) -> Any:
+    """A drawn string that misses the parameter's ``pattern`` gives way to its first example."""
+    if not isinstance(schema, dict) or not isinstance(value, str) or not isinstance(schema.get("pattern"), str):
+        return value
+    examples = [e for e in schema.get("examples") or [] if isinstance(e, str)]
+    if re.search(schema["pattern"], value) or not examples:
+        return value
+    return examples[0]
 
 
 def id_producer(spec: ToolSpec, specs: Iterable[ToolSpec]) -> ToolSpec | None:

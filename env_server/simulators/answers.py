@@ -1,0 +1,417 @@
+"""A search or list answers the question it was asked.
+
+``answer_rows`` makes freshly generated rows agree with the call: the search term appears
+in each row (woven into its title, name or tags where it does not), filters hold (a status
+asked for is the status shown, a category is among the row's categories, a number lies
+within ``min_*``/``max_*``, a date within ``start_date``..``end_date``). ``order_rows`` sorts
+and caps rows as ``sort``/``order``/``limit`` ask, on every call (remembered rows too), and
+``answer_pages`` (both in ``paging``) make the paging fields agree with the rows and the
+arguments (the page asked for, a total no smaller than what is shown, pages = ceil(total /
+per page)).
+
+The audit's ``env_server/specs/audit_lists.py`` checks the same rules from the outside.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from env_server.catalog.models import ToolSpec
+from env_server.simulators import invariants
+from env_server.simulators.naming import snake
+from env_server.simulators.paging import (
+    DIRECTION_ARGS,
+    END_FIELD_RE,
+    ISO_RE,
+    LIMIT_ARGS,
+    OFFSET_ARGS,
+    PAGE_ARGS,
+    SORT_ARGS,
+    answer_pages,
+    order_rows,
+)
+from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
+
+QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_query", "search_term", "text",
+              "phrase", "query_string", "searchterm", "search_text")
+_STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at", "to", "a", "an", "with", "by",
+                        "from", "is", "are", "all", "any"})
+_TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
+                 "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
+_TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels", "genres")
+_PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
+_LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$)")
+_UPPER_DATE_RE = re.compile(r"(^|_)(end|to|until|before|lte|lt|max)(_|$)")
+_NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + OFFSET_ARGS + SORT_ARGS + DIRECTION_ARGS + (
+    "fields", "format", "api_key", "apikey", "cursor", "page_token", "callback", "key", "token"))
+_RANGE_RE = re.compile(r"^(?:(min|max)_(.+)|(.+)_(min|max|gte|lte|gt|lt|from|to))$")
+
+
+# -- what the call asks ------------------------------------------------------------------
+
+
+def search_term(args: Mapping[str, Any]) -> str | None:
+    """The free-text term of a search (``q``, ``query``, ``keywords`` …), if the call gives one."""
+    for key, value in args.items():
+        if snake(key) in QUERY_ARGS and isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def term_words(term: str) -> list[str]:
+    """The words a row must show: field prefixes (``ti:``) and operators dropped."""
+    text = re.sub(r"\b[a-z_]+:", " ", term.lower())
+    words = [w for w in re.findall(r"[^\W_]+", text) if len(w) > 1 and w not in _STOPWORDS]
+    return list(dict.fromkeys(words))
+
+
+def row_text(row: Any) -> str:
+    """Every string of a row, lowercased and joined (what a search term must appear in)."""
+    parts: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, dict):
+            for sub in value.values():
+                walk(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                walk(sub)
+
+    walk(row)
+    return " ".join(parts).lower()
+
+
+def shows_term(row: Any, words: list[str]) -> bool:
+    """Whether a row shows one of the term's words; a row with no text to show it in (only
+    codes, numbers, places) is not judged."""
+    if not words or isinstance(row, dict) and not carries_text(row):
+        return True
+    text = row_text(row)
+    return any(w in text for w in words)
+
+
+def carries_text(row: Mapping[str, Any]) -> bool:
+    """A title, name, tags or a line of text of three words or more."""
+    for key, value in row.items():
+        name = snake(key)
+        if (name in _TITLE_FIELDS or name in _TAG_FIELDS) and not _PERSONAL.search(name):
+            return True
+        if isinstance(value, str) and value.count(" ") >= 2 and "://" not in value:
+            return True
+    return False
+
+
+def normal(value: Any) -> str:
+    """A filter value as compared: lowercase, ``-``/``_`` as spaces, a plural as its singular."""
+    text = re.sub(r"[-_\s]+", " ", str(value).strip().lower())
+    return singular(text) if len(text) > 3 else text
+
+
+def enum_match(want: Any, schema: Mapping[str, Any]) -> Any:
+    """The value of ``schema`` that ``want`` asks for: itself when it fits, else the enum value
+    it names loosely ("turb" -> "TURB", "generic-meals" -> "Generic meals"); None if none."""
+    if fits_schema(want, dict(schema)):
+        return want
+    enum = schema.get("enum")
+    if isinstance(enum, list):
+        wanted = normal(want)
+        return next((e for e in enum if normal(e) == wanted), None)
+    return None
+
+
+def answer_search(out: dict[str, Any], spec: ToolSpec, args: Mapping[str, Any]) -> None:
+    """A freshly generated search/list answer, made to agree with the call (in place)."""
+    coll = spec.profile.collection
+    rows = out.get(coll or "")
+    if not coll or not isinstance(rows, list):
+        return
+    coll_schema = (spec.output_schema.get("properties") or {}).get(coll)
+    items = coll_schema.get("items") if isinstance(coll_schema, dict) else None
+    if isinstance(items, dict):
+        answer_rows(rows, args, items)
+    out[coll] = order_rows(rows, args)
+    answer_pages(out, spec.output_schema, args, len(out[coll]))
+
+
+def filter_misses(row: Mapping[str, Any], args: Mapping[str, Any], props: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Equal-valued filters: a filter named like a row field (a value the field's schema can
+    hold) is that field's value, or among its values."""
+    fields = {snake(k): k for k in row if not k.startswith("_")}
+    for key, want in args.items():
+        judged = _judged_filter(key, want, fields, props)
+        if judged is None:
+            continue
+        field, wanted = judged
+        have = row[field]
+        if isinstance(have, list):
+            if have and not {normal(h) for h in have} & wanted:
+                yield field, f"{field}={have!r} holds none of the requested {key}={want!r}"
+        elif isinstance(have, (str, int, float)) and not isinstance(have, bool) and normal(have) not in wanted:
+            yield field, f"{field}={have!r} but the call filtered {key}={want!r}"
+
+
+def _judged_filter(key: str, want: Any, fields: Mapping[str, str],
+                   props: Mapping[str, Any]) -> tuple[str, set[str]] | None:
+    """(the row field a filter argument names, the values it accepts, normalized), or None
+    when the argument is no equality filter or asks for a value the field cannot hold (a
+    group such as status=closed)."""
+    name = snake(key)
+    if name in _NOT_FILTERS or name == "id" or key.startswith("_") or _window_arg(name, want):
+        return None
+    field = fields.get(name) or fields.get(singular(name))
+    if field is None or want is None or isinstance(want, (dict, bool)):
+        return None
+    options = want if isinstance(want, list) else str(want).split(",") if isinstance(want, str) else [want]
+    schema = props.get(field)
+    if isinstance(schema, dict) and schema.get("type") == "array":
+        schema = schema.get("items")
+    if not isinstance(schema, dict) or all(enum_match(o, schema) is None for o in options):
+        return None
+    return field, {normal(o) for o in options}
+
+
+def _window_arg(name: str, value: Any) -> bool:
+    """A bound of a window (``start_date``, ``endDate``, ``published_after``, ``from``), not
+    a value to equal."""
+    return bool(_LOWER_DATE_RE.search(name) or _UPPER_DATE_RE.search(name)) and (
+        not isinstance(value, str) or bool(ISO_RE.match(value)))
+
+
+def question_args(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments ``fits_question`` judges by: the search term and the date window."""
+    return {k: v for k, v in args.items() if snake(k) in QUERY_ARGS or isinstance(v, str) and ISO_RE.match(v)
+            and _window_arg(snake(k), v)}
+
+
+def fits_question(row: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+    """Whether a stored row answers the call's term and date window (a list of the user's
+    own rows filters them by these; equal-valued filters are ``rows.matches``)."""
+    term = search_term(args)
+    if term and not shows_term({k: v for k, v in row.items() if not k.startswith("_")}, term_words(term)):
+        return False
+    lo, hi = date_window(args)
+    if lo is None and hi is None:
+        return True
+    first = first_date_field(row)
+    day = _day(row[first]) if first is not None else None
+    return day is None or (lo is None or day >= lo) and (hi is None or day <= hi)
+
+
+# -- fresh rows --------------------------------------------------------------------------
+
+
+def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[str, Any]) -> None:
+    """Make freshly generated ``rows`` agree with the call's term and filters, in place."""
+    props = item_schema.get("properties")
+    if not isinstance(props, dict) or not rows or not args:
+        return
+    filters = _filter_plan(args, props)
+    term = search_term(args)
+    words = term_words(term) if term else []
+    window = date_window(args)
+    if not filters and not words and window == (None, None):
+        return
+    rules = invariants.rules_for(props) if window != (None, None) else ()
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            continue
+        for field, want, lower in filters:
+            if field not in row:
+                continue
+            if lower is None:
+                _match_value(row, field, props[field], want, i)
+            else:
+                _into_range(row, field, props[field], lower, want)
+        if rules or window != (None, None):
+            _into_window(row, props, window)
+            invariants.enforce(row, args, rules)
+        if words and not shows_term(row, words):
+            _weave_term(row, term or "", props)
+
+
+def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[str, Any, bool | None]]:
+    """(field, wanted value, None) for a filter to equal; (field, bound, lower?) for a
+    ``min_*``/``max_*`` bound. Paging, sorting, the term and date windows are not filters."""
+    by_snake = {snake(k): k for k in props}
+    plan: list[tuple[str, Any, bool | None]] = []
+    for key, want in args.items():
+        name = snake(key)
+        if name in _NOT_FILTERS or name == "id" or want is None or _window_arg(name, want) or isinstance(
+                want, str) and len(want) > LONG_ECHO_CHARS:
+            continue  # a long value is echoed into the call's own record only (``plans``)
+        field = by_snake.get(name) or by_snake.get(singular(name)) or by_snake.get(name + "s")
+        if field is not None:
+            plan.append((field, want, None))
+            continue
+        ranged = _RANGE_RE.match(name)
+        if ranged and isinstance(want, (int, float)) and not isinstance(want, bool):
+            bound, target = (ranged.group(1), ranged.group(2)) if ranged.group(1) else (ranged.group(4), ranged.group(3))
+            if target in by_snake:
+                plan.append((by_snake[target], want, bound in ("min", "gte", "gt", "from")))
+    return plan
+
+
+def _match_value(row: dict[str, Any], field: str, schema: Any, want: Any, i: int) -> None:
+    if not isinstance(schema, dict):
+        return
+    have = row[field]
+    options = want if isinstance(want, list) else _split(want) if isinstance(want, str) else [want]
+    options = [o for o in options if isinstance(o, (str, int, float, bool))]
+    if not options:
+        return
+    if isinstance(have, list):
+        items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {}
+        if any(_same(o, h) for o in options for h in have):
+            return
+        pick = enum_match(options[i % len(options)], items)
+        if pick is not None:
+            row[field] = [pick, *have[: max(0, int(schema.get("maxItems", 99)) - 1)]]
+        return
+    if isinstance(have, (dict, list)) or any(_same(o, have) for o in options):
+        return
+    pick = enum_match(options[i % len(options)], schema)
+    if pick is not None:
+        row[field] = pick
+
+
+def _split(text: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",")] if "," in text else [text.strip()]
+    return [p for p in parts if p]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return normal(a) == normal(b)
+    return bool(a == b) and type(a) is not bool or a is b
+
+
+def _into_range(row: dict[str, Any], field: str, schema: Any, lower: bool, bound: float) -> None:
+    value = row.get(field)
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return
+    if (value >= bound) if lower else (value <= bound):
+        return
+    span = max(abs(bound) * 0.5, 1.0)
+    moved = bound + (abs(value - bound) % span) if lower else bound - (abs(value - bound) % span)
+    moved = max(moved, 0) if bound >= 0 else moved
+    new: int | float = int(math.ceil(moved) if lower else math.floor(moved)) if isinstance(value, int) else round(moved, 2)
+    if isinstance(schema, dict) and fits_schema(new, schema):
+        row[field] = new
+
+
+# -- dates -------------------------------------------------------------------------------
+
+
+def date_window(args: Mapping[str, Any]) -> tuple[dt.date | None, dt.date | None]:
+    """The dates a search is limited to: ``start_date``/``end_date``, ``from``/``to``,
+    ``published_after``/``published_before``, ``*_gte``/``*_lte`` …"""
+    lo = hi = None
+    for key, value in args.items():
+        if not isinstance(value, str) or not ISO_RE.match(value):
+            continue
+        day = _day(value)
+        name = snake(key)
+        if day is None:
+            continue
+        if _LOWER_DATE_RE.search(name) and lo is None:
+            lo = day
+        elif _UPPER_DATE_RE.search(name) and hi is None:
+            hi = day
+    if lo is not None and hi is not None and hi < lo:
+        return None, None  # a window that holds nothing: the rows are left as drawn
+    return lo, hi
+
+
+def first_date_field(row: Mapping[str, Any]) -> str | None:
+    """The field a date filter judges a row by: its first date that is not an end."""
+    return next((k for k, v in row.items() if not k.startswith("_") and isinstance(v, str) and ISO_RE.match(v)
+                 and not END_FIELD_RE.search(snake(k))), None)
+
+
+def _day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def _into_window(row: dict[str, Any], props: dict[str, Any], window: tuple[dt.date | None, dt.date | None]) -> None:
+    """The row's first date lies inside the window; its end dates move along with it."""
+    lo, hi = window
+    dated = [k for k, v in row.items() if isinstance(v, str) and ISO_RE.match(v) and k in props]
+    first = first_date_field(row)
+    if first is None or first not in props:
+        return
+    day = _day(row[first])
+    if day is None or (lo is None or day >= lo) and (hi is None or day <= hi):
+        return
+    if lo is not None and hi is not None:
+        target = lo + dt.timedelta(days=(day - lo).days % ((hi - lo).days + 1))
+    elif lo is not None:
+        target = lo + dt.timedelta(days=(lo - day).days % 30)
+    elif hi is not None:
+        target = hi - dt.timedelta(days=(day - hi).days % 30)
+    else:
+        return
+    shift = target - day
+    for key in dated:  # the record happened then: its dates move together
+        moved = _shift(row[key], shift)
+        if moved is not None and fits_schema(moved, props[key]):
+            row[key] = moved
+
+
+def _shift(text: str, days: dt.timedelta) -> str | None:
+    day = _day(text)
+    if day is None:
+        return None
+    return (day + days).isoformat() + text[10:]
+
+
+# -- the term ----------------------------------------------------------------------------
+
+
+def _weave_term(row: dict[str, Any], term: str, props: dict[str, Any]) -> None:
+    """Put the term where a reader of the row sees it: in its title or name, else its tags,
+    else its first line of text."""
+    shown = term if len(term) <= 60 else term[:60].rsplit(" ", 1)[0]
+    by_snake = {snake(k): k for k in row}
+    for name in _TITLE_FIELDS:
+        key = by_snake.get(name)
+        if key is not None and not _PERSONAL.search(name) and _free_text(row[key], props.get(key)):
+            value = row[key]
+            woven = shown if name == "term" else f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
+            if fits_schema(woven, props[key]):
+                row[key] = woven
+                return
+    for name in _TAG_FIELDS:
+        key = by_snake.get(name)
+        if key is not None and _tags_take(row[key], props.get(key), shown):
+            row[key] = [shown, *row[key]]
+            return
+    for key, value in row.items():  # no title, no tags: the row's first line of text
+        if (_free_text(value, props.get(key)) and " " in value.strip() and not _PERSONAL.search(snake(key))
+                and not ISO_RE.match(value) and "://" not in value
+                and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
+            row[key] = woven
+            return
+
+
+def _free_text(value: Any, schema: Any) -> bool:
+    """A string of a field with no enum or format: text the term can be written into."""
+    return isinstance(value, str) and isinstance(schema, dict) and "enum" not in schema and not schema.get("format")
+
+
+def _tags_take(value: Any, schema: Any, tag: str) -> bool:
+    items = schema.get("items") if isinstance(schema, dict) else None
+    return (isinstance(value, list) and all(isinstance(v, str) for v in value) and isinstance(items, dict)
+            and fits_schema(tag, items))
+
+
+def _titled(text: str) -> str:
+    return " ".join(w[:1].upper() + w[1:] if w.islower() else w for w in text.split(" "))

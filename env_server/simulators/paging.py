@@ -1,0 +1,184 @@
+"""Order, limit and pages: a search or list answer sorted, cut and counted as its call asks.
+
+``order_rows`` sorts rows by the field a ``sort``/``order_by`` key names (a date for
+"newest", a count for "popular"), in the ``order``/``direction`` asked, and cuts them to
+the limit (``limit``, ``per_page``, ``pageSize`` …); ``answer_pages`` makes the paging fields
+agree with the rows and the call. ``answers`` uses both, on every call.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from env_server.simulators.naming import snake
+from env_server.simulators.plans import fits_schema
+
+LIMIT_ARGS = ("limit", "per_page", "page_size", "max_results", "size", "count", "rows", "top", "first", "max_rows",
+              "page_limit", "num_results", "results", "n", "max", "num")
+PAGE_ARGS = ("page", "page_number", "current_page", "p")
+OFFSET_ARGS = ("offset", "start", "skip", "start_index", "from_index")
+SORT_ARGS = ("sort", "sort_by", "order_by", "ordering", "sort_field", "orderby", "sortby", "sort_key")
+DIRECTION_ARGS = ("order", "direction", "dir", "sort_order", "sort_direction", "sort_dir")
+_ASC = frozenset({"asc", "ascending", "up", "oldest", "a-z", "az", "lowest", "cheapest"})
+_DESC = frozenset({"desc", "descending", "down", "newest", "latest", "recent", "z-a", "za", "highest", "top",
+                   "popular", "most_popular", "popularity"})
+_DATE_SORTS = frozenset({"date", "newest", "latest", "recent", "new", "oldest", "created", "published", "updated",
+                         "time", "created_at", "updated_at", "published_at", "date_desc", "date_asc"})
+_POPULAR_RE = re.compile(r"popular|stars|rating|score|vote|view|download|like|follower|count|rank|hits|plays")
+ISO_RE = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2})?)?")
+END_FIELD_RE = re.compile(r"(^|_)(end|ends|ended|until|stop|finish|finished|expires|expiry|due|return)(_|$)")
+
+
+def requested_limit(args: Mapping[str, Any]) -> int | None:
+    for key, value in args.items():
+        if snake(key) in LIMIT_ARGS and type(value) is int and value > 0:
+            return value
+    return None
+
+
+def _arg_int(args: Mapping[str, Any], names: tuple[str, ...]) -> int | None:
+    for key, value in args.items():
+        if snake(key) in names and type(value) is int and value >= 0:
+            return value
+    return None
+
+
+def sort_request(args: Mapping[str, Any]) -> tuple[str, bool | None] | None:
+    """(what to sort by, descending?) from ``sort``/``order_by`` and ``order``/``direction``."""
+    key = direction = None
+    for name, value in args.items():
+        s = snake(name)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if s in SORT_ARGS and key is None:
+            key = value.strip()
+        elif s in DIRECTION_ARGS and direction is None:
+            low = value.strip().lower()
+            if low in _ASC or low in _DESC:
+                direction = low in _DESC
+            elif s == "order" and key is None:
+                key = value.strip()
+    if key is None:
+        return None
+    desc = direction
+    if key.startswith("-"):
+        key, desc = key[1:], True if desc is None else desc
+    match = re.match(r"^(.+?)[\s:._-](asc|desc|ascending|descending)$", key, re.IGNORECASE)
+    if match:
+        key, desc = match.group(1), match.group(2).lower().startswith("desc") if desc is None else desc
+    return snake(key.lstrip("+")), desc
+
+
+def sort_field(rows: list[Any], wanted: str) -> str | None:
+    """The row field a sort key names: itself, a date for "newest", a count for "popular"."""
+    sample = next((r for r in rows if isinstance(r, dict)), None)
+    if sample is None:
+        return None
+    fields = {snake(k): k for k, v in sample.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+    if wanted in fields:
+        return fields[wanted]
+    if wanted in _DATE_SORTS:
+        return next((k for k, v in sample.items() if isinstance(v, str) and ISO_RE.match(v)
+                     and not END_FIELD_RE.search(snake(k))), None)
+    if _POPULAR_RE.search(wanted) or wanted in _DESC:
+        return next((k for s, k in fields.items() if _POPULAR_RE.search(s) and isinstance(sample[k], (int, float))),
+                    None)
+    return None
+
+
+def sort_keys(rows: list[Any], field: str) -> list[Any] | None:
+    """The rows' values of ``field`` as sort keys (text lowercased), when all are numbers or all text."""
+    values = [r.get(field) if isinstance(r, dict) else None for r in rows]
+    if all(isinstance(v, str) for v in values):
+        return [str(v).lower() for v in values]
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return values
+    return None
+
+
+def order_rows(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
+    """Rows sorted as the call asks (when the key names a field) and cut to its limit."""
+    asked = sort_request(args)
+    if asked is not None and len(rows) > 1:
+        field = sort_field(rows, asked[0])
+        keys = sort_keys(rows, field) if field is not None else None
+        if keys is not None:
+            first = rows[0][field]
+            desc = asked[1] if asked[1] is not None else not isinstance(first, str) or bool(ISO_RE.match(first))
+            order = sorted(range(len(rows)), key=lambda i: keys[i], reverse=desc)
+            rows = [rows[i] for i in order]
+    limit = requested_limit(args)
+    return rows[:limit] if limit is not None else rows
+
+
+_TOTAL = ("total", "total_results", "total_count", "total_hits", "total_items", "total_records", "total_result_count",
+          "num_found", "nb_hits", "number_of_results", "result_total", "results_count", "record_count", "found",
+          "hits", "num_results", "count")
+_PAGE = frozenset({"page", "current_page", "page_number", "page_num"})
+_PER_PAGE = frozenset({"per_page", "page_size", "limit", "items_per_page", "hits_per_page", "size", "rows"})
+_PAGES = frozenset({"total_pages", "pages", "page_count", "num_pages", "last_page", "nb_pages"})
+_OFFSET = frozenset({"offset", "start", "start_index", "skip", "from"})
+PAGINATION_HOLDERS = frozenset({"pagination", "paging", "meta", "page_info", "info", "search_information",
+                                "search_metadata", "links"})
+
+
+def answer_pages(out: dict[str, Any], schema: Mapping[str, Any], args: Mapping[str, Any], shown: int) -> None:
+    """The paging fields of a search answer agree with its rows and the call (in place)."""
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    _page_fields(out, props, args, shown)
+    for key, sub in props.items():
+        if snake(key) in PAGINATION_HOLDERS and isinstance(out.get(key), dict) and isinstance(sub, dict):
+            inner = sub.get("properties")
+            if isinstance(inner, dict):
+                _page_fields(out[key], inner, args, shown)
+
+
+def _page_fields(out: dict[str, Any], props: dict[str, Any], args: Mapping[str, Any], shown: int) -> None:
+    ints = {snake(k): k for k, v in out.items() if type(v) is int and k in props}
+    if not ints:
+        return
+    page = _arg_int(args, PAGE_ARGS) or 1
+    per_page = requested_limit(args) or max(shown, 1)
+    offset = _arg_int(args, OFFSET_ARGS)
+    offset = (page - 1) * per_page if offset is None else offset
+    total_key = next((ints[n] for n in _TOTAL if n in ints), None)
+    total = _put_total(out, props, ints, total_key, offset, shown, shown < per_page) if total_key else None
+    for name, key in ints.items():
+        value = _page_value(name, out[key], page, per_page, offset, total) if key != total_key else None
+        if value is not None:
+            _put(out, key, value, props)
+
+
+def _page_value(name: str, drawn: int, page: int, per_page: int, offset: int, total: int | None) -> int | None:
+    """The value of one paging field (None: not a paging field, left as drawn)."""
+    if name in _PAGE:
+        return page
+    if name in _PER_PAGE:
+        return per_page
+    if name in _OFFSET:  # a 1-based start index stays 1-based
+        return offset + (1 if name == "start_index" and drawn >= 1 and offset == 0 else 0)
+    if name in _PAGES:
+        return max(page, math.ceil(total / per_page) if total is not None else min(drawn, page + 20))
+    return None
+
+
+def _put_total(out: dict[str, Any], props: dict[str, Any], ints: dict[str, str], key: str, offset: int,
+               shown: int, last: bool) -> int:
+    """The total: at least the rows up to this page; exactly them when this page is short
+    (the last one). Beside a total, a ``count`` is this page's."""
+    total = offset + shown if last else max(out[key], offset + shown)
+    _put(out, key, total, props)
+    if key != ints.get("count") and "count" in ints:
+        _put(out, ints["count"], shown, props)
+    return total
+
+
+def _put(out: dict[str, Any], key: str, value: int, props: dict[str, Any]) -> None:
+    sub = props.get(key)
+    if isinstance(sub, dict) and fits_schema(value, sub):
+        out[key] = value
