@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators import invariants
+from env_server.simulators import invariants, timeline, zones
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import KINDS, draw_kind, snake
 
@@ -110,11 +110,14 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_object(plans, schema, name, entity, hints)
     if typ == "array":
         return _compile_array(plans, schema, name, entity, hints)
+    zone = zones.zone_kind(name, parent, typ, schema)
+    if zone is not None:  # an offset, DST flag or local time: follows the record's zone
+        return lambda gen, index: KINDS[zone](gen)
     if typ == "boolean":
         return _compile_boolean(name)
     if typ == "null":
         return lambda gen, index: None
-    kind = resolve_kind(name, entity, parent, hints)
+    kind = timeline.moment_kind(name, resolve_kind(name, entity, parent, hints), schema.get("format"))
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
@@ -189,6 +192,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     # Only the time axis of a series item steps with the item index; other dates stay random.
     children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     rules = invariants.rules_for(props)
+    intervals = timeline.pairs(props)
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -200,6 +204,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             gen.scope = outer
         if rules:
             invariants.enforce(out, gen.args, rules)
+        if intervals:
+            timeline.order_times(out, intervals, gen.now)
         return out
 
     return record
@@ -258,6 +264,8 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
     if kind in _FACT_DATES:  # a fact of the record, not a point on a series axis
         cut = 10 if fmt == "date" else None
         base = lambda gen, index: str(draw_kind(kind, gen))[:cut]
+    elif kind in timeline.DRAWN_KINDS:  # a birth date, a moment past: not on the series axis
+        base = lambda gen, index: timeline.as_format(str(draw_kind(kind, gen)), fmt)
     elif fmt == "date" or fmt == "date-time":
         base = lambda gen, index: gen._dated(fmt, kind, index, parent)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):

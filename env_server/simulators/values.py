@@ -53,6 +53,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.zones import ZONE_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -292,6 +293,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "now": lambda g: g.now_text(),
     "current_time": lambda g: g.current_time_text(),
     "today": lambda g: g.today.isoformat(),
+    "past_datetime": lambda g: _datetime(g, -730, -1),
+    "birth_date": lambda g: _date(g, -85 * 365, -18 * 365).isoformat(),
+    "birth_year": lambda g: g.today.year - g.rng.randint(18, 85),
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": lambda g: g.today.year - g.rng.randint(0, 40),
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
@@ -340,3 +344,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),
     "success_code": lambda g: "0",
 }
+KINDS.update(ZONE_KINDS)  # offsets, DST flags and local times follow the record's zone

@@ -28,6 +28,7 @@ from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.errors import ToolenvError
 from env_server.session_types import CallOutcome
+from env_server.simulators.base import session_now
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import faker_texts
@@ -49,6 +50,7 @@ from env_server.specs.audit_checks import (
     walk_strings,
 )
 from env_server.specs.samples import sample_arguments
+from env_server.specs.time_checks import time_hits
 from state import Database, ErrorKind
 from state.store import Durability
 
@@ -238,6 +240,7 @@ class _Auditor:
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
+        yield from _tag(CheckKind.TIME, time_hits(result, args, today, session_now(today, 0)))
         if op is Operation.CREATE and isinstance(result, dict):
             yield from self._readback(spec, sid, args, result)
         rows = collection_rows(spec, result) if op in (Operation.SEARCH, Operation.LIST) else None

@@ -44,6 +44,7 @@ class CheckKind(str, Enum):
     EMPTY_FRESH_LIST = "empty_fresh_list"
     NONDETERMINISTIC = "nondeterministic"
     CLOCK = "clock"
+    TIME = "time"
     INFRA_ERROR = "infra_error"
 
 
