@@ -16,6 +16,7 @@ from json.encoder import encode_basestring
 from types import MappingProxyType
 from typing import Any
 
+from env_server.simulators import timeline
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.plans import DATE_RE, PlanCache, id_prefix, plan_for
@@ -40,6 +41,7 @@ from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
 from state.encoding import encode_canonical, sha256
 
+_DAY = dt.timedelta(days=1)
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
@@ -291,18 +293,25 @@ class Generation:
     def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str) -> str:
         """Dates follow the session clock; items of a series step one day (or hour) apart."""
         if index is not None:
-            base = self._anchor_date
-            step_hours = "hour" in parent.lower()
-            if step_hours:
-                moment = dt.datetime.combine(base, dt.time()) + dt.timedelta(hours=index)
-                return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
-            day = base + dt.timedelta(days=index)
-            return day.isoformat() if fmt == "date" else f"{day.isoformat()}T12:00:00Z"
-        if kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime"):
+            step = timeline.cadence(parent, self.entity)
+            if step >= _DAY:
+                day = self._anchor_date + step * index
+                return day.isoformat() if fmt == "date" else f"{day.isoformat()}T12:00:00Z"
+            first = dt.datetime.combine(self._anchor_date, dt.time())
+            if step == timeline.TIDE_STEP:  # the first high water falls anywhere in the day's first cycle
+                first += dt.timedelta(minutes=self.draw_offset % 372)
+            moment = first + step * index
+            return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
+        # The call's window (dates it asks about) beats "current"; the response's own clock does not.
+        in_window = self.window_day(kind == "past_date") if kind in (None, "date", "datetime", "past_date") else None
+        if in_window is None and (
+                kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime")):
             if fmt == "date":
                 return self.today.isoformat()
             return self.now_text() if kind == "now" else self.current_time_text()
-        if kind == "past_date":
+        if in_window is not None:
+            day = in_window
+        elif kind == "past_date":
             day = self.today - dt.timedelta(days=self.rng.randint(1, 730))
         elif kind == "future_date":
             day = self.today + dt.timedelta(days=self.rng.randint(1, 90))
@@ -316,8 +325,41 @@ class Generation:
 
     @functools.cached_property
     def _anchor_date(self) -> dt.date:
-        """The first day of a series: the call's start date, or today."""
-        return self.call_date(_SERIES_START_ARGS) or self.today
+        """The first day of a series: the start of the call's window, its start date, or today."""
+        return self.call_window[0] or self.call_date(_SERIES_START_ARGS) or self.today
+
+    # -- the call's time window (``timeline``) ---------------------------------------------
+
+    @functools.cached_property
+    def call_window(self) -> tuple[dt.date | None, dt.date | None]:
+        """The days the call's arguments bound (start/end, from/to, since/until)."""
+        return timeline.window(self.args)
+
+    @functools.cached_property
+    def call_years(self) -> tuple[int, int] | None:
+        """The years the call's arguments bound (min_year/max_year, start_year/end_year)."""
+        return timeline.year_window(self.args)
+
+    def window_day(self, past: bool = False) -> dt.date | None:
+        """A day inside the call's window (a month past an open end; with ``past``, not after
+        today), or None when the call sets no window (or, with ``past``, one in the future)."""
+        lo, hi = self.call_window
+        if lo is None and hi is None:
+            return None
+        first = lo or hi - dt.timedelta(days=30)  # type: ignore[operator]
+        last = hi or first + dt.timedelta(days=30)
+        if past:
+            last = min(last, self.today)
+        if last < first:
+            return None
+        return first + dt.timedelta(days=self.rng.randint(0, (last - first).days))
+
+    def window_time_text(self) -> str | None:
+        """A moment inside the call's window, as ISO text, or None when it sets none."""
+        day = self.window_day()
+        if day is None:
+            return None
+        return f"{day.isoformat()}T{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 15, 30, 45)):02d}:00Z"
 
     def _limit(self) -> int | None:
         return next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)

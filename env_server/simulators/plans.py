@@ -193,6 +193,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
     rules = invariants.rules_for(props)
     intervals = timeline.pairs(props)
+    period = "period" in props and "year" in props
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -206,6 +207,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             invariants.enforce(out, gen.args, rules)
         if intervals:
             timeline.order_times(out, intervals, gen.now)
+        if period:
+            timeline.label_period(out)
         return out
 
     return record
@@ -225,6 +228,11 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
+    # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
+    stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
+    step = timeline.cadence(item_name, entity)
+    when = timeline.when_key(item_props) if objects else None
+    tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
         def vocab_list(gen: Generation, index: int | None) -> list[Any]:
@@ -239,6 +247,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)
+        if stepping:
+            room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
+            n = min(n, room) if room else n
         n = max(lo, min(hi, n))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
@@ -247,6 +258,10 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             # The caller's own records (travelers, line items): theirs, in their order.
             return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
         out = [child(gen, i) for i in range(n)]
+        if when is not None:  # a no-op for a series that steps; facts (holidays) drawn out of order
+            out = timeline.sort_by_time(out, when, gen.now, series=stepping)
+        if tides:
+            timeline.alternate_tides(out)
         if unique or not objects:  # a list of tags or names does not repeat itself
             uniq: list[Any] = []
             for v in out:

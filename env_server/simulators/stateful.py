@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators import timeline
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
@@ -109,9 +110,13 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     # A filter named like the rows' own id field names their parent (an account's statuses).
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
 
+    when = timeline.when_key(properties_of(listing.item_schema))
+    lo, hi = timeline.window(args) if when is not None else (None, None)
+
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)
+                and (lo is None and hi is None or timeline.within(r.data.get(when), lo, hi))]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
@@ -125,6 +130,9 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
                   if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
     rows = rows[:limit] if limit else rows
     out[listing.coll] = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    if when is not None:  # a ledger, a feed, a calendar: in time order
+        now = listing.ctx.now or session_now(listing.ctx.today, 0)
+        out[listing.coll] = timeline.sort_by_time(out[listing.coll], when, now)
     _fix_totals(out, spec.output_schema, len(out[listing.coll]))
     return out
 

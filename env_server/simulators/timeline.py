@@ -13,9 +13,12 @@ import datetime as dt
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.naming import snake
+
+if TYPE_CHECKING:
+    from env_server.simulators.generate import Generation
 
 # A start word, and the end words that close an interval opened by it.
 _CLOSERS: dict[str, tuple[str, ...]] = {
@@ -112,6 +115,15 @@ def window(args: Mapping[str, Any]) -> tuple[dt.date | None, dt.date | None]:
     return lo, hi
 
 
+def within(value: Any, lo: dt.date | None, hi: dt.date | None) -> bool:
+    """Whether a moment falls inside a window of days (a value that is no moment does)."""
+    when = moment(value)
+    if when is None:
+        return True
+    day = when.date()
+    return not (lo is not None and day < lo or hi is not None and day > hi)
+
+
 def year_window(args: Mapping[str, Any]) -> tuple[int, int] | None:
     """The years a call's arguments bound (``min_year``/``max_year``, ``start_year``/``end_year``)."""
     for start, end in pairs(args):
@@ -189,6 +201,8 @@ BIRTH_WORDS = frozenset({"birth", "born", "dob", "birthday", "birthdate"})
 def moment_kind(name: str, kind: str | None, fmt: str | None) -> str | None:
     """The kind of a field that holds a moment, once per schema node: a birth date for
     ``date_of_birth``, a past moment for ``created_at``/``published``; else ``kind``."""
+    if kind == "current_time" and snake(name) in WHEN_FIELDS:
+        return "datetime"  # a record's own "timestamp": inside the call's window, else now
     if kind in _KEPT_KINDS or kind not in _MOMENT_KINDS:
         return kind
     words = set(_words(name))
@@ -207,3 +221,86 @@ def as_format(text: str, fmt: str | None) -> str:
     if fmt == "date-time" and len(text) == 10:
         return f"{text}T00:00:00Z"
     return text
+
+
+# -- series: where a record sits on the time axis -------------------------------------------
+
+# Fields that place a record of a series (or a found item) on the time axis.
+WHEN_FIELDS = frozenset({"date", "day", "datetime", "time", "timestamp", "dt", "valid_date", "forecast_date",
+                         "date_time", "start", "start_date", "start_time", "starts_at", "observation_date",
+                         "event_date", "period_start", "obs_time", "valid_time"})
+TIDE_STEP = dt.timedelta(hours=6, minutes=12, seconds=30)  # half a lunar day: high to low to high
+_STEPS = ((frozenset({"tide", "tides", "extreme", "extremes"}), TIDE_STEP),
+          (frozenset({"hour", "hours", "hourly"}), dt.timedelta(hours=1)),
+          (frozenset({"week", "weeks", "weekly"}), dt.timedelta(days=7)))
+
+
+def when_key(fields: Iterable[str]) -> str | None:
+    """The field that places an item on the time axis (``date``, ``start_time``), if any."""
+    return next((f for f in fields if snake(f) in WHEN_FIELDS), None)
+
+
+@functools.lru_cache(maxsize=4096)
+def cadence(parent: str, entity: str) -> dt.timedelta:
+    """How far apart the items of a series lie: tides half a lunar day, hourly data an hour,
+    anything else a day."""
+    words = set(snake(parent).split("_")) | set(snake(entity).split("_"))
+    if "hour" in parent.lower():
+        return dt.timedelta(hours=1)
+    return next((step for names, step in _STEPS if words & names), dt.timedelta(days=1))
+
+
+def series_room(first: dt.date, last: dt.date | None, step: dt.timedelta) -> int | None:
+    """How many steps fit between two days (both included), or None when open-ended."""
+    if last is None or last < first:
+        return None
+    return int((dt.timedelta(days=(last - first).days + 1) - dt.timedelta(microseconds=1)) / step) + 1
+
+
+def sort_by_time(items: list[Any], key: str, now: dt.datetime, *, series: bool = False) -> list[Any]:
+    """Items in time order: a series (and anything not all past, a calendar) soonest first;
+    found items that all lie in the past newest first (a feed, a ledger)."""
+    if len(items) < 2 or not all(isinstance(i, dict) for i in items):
+        return items
+    times = [moment(i.get(key), key) for i in items]
+    if any(t is None for t in times):
+        return items
+    past = not series and all(t <= now for t in times)  # type: ignore[operator]
+    order = sorted(range(len(items)), key=lambda i: times[i], reverse=past)  # type: ignore[arg-type,return-value]
+    return [items[i] for i in order]
+
+
+def alternate_tides(items: list[Any]) -> None:
+    """Tide extremes alternate high and low; a high stands above the datum, a low below."""
+    first = items[0].get("type") if items and isinstance(items[0], dict) else None
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            continue
+        high = (i % 2 == 0) == (first != "low")
+        item["type"] = "high" if high else "low"
+        height = item.get("height")
+        if isinstance(height, (int, float)) and not isinstance(height, bool):
+            item["height"] = abs(height) if high else -abs(height)
+
+
+def label_period(record: dict[str, Any]) -> None:
+    """A period labelled with a year ("2019", "2019-03") names the record's own year."""
+    period, year = record.get("period"), record.get("year")
+    if isinstance(period, str) and isinstance(year, int) and not isinstance(year, bool):
+        record["period"] = _YEAR_RE.sub(str(year), period, count=1)
+
+
+_YEAR_RE = re.compile(r"(?<!\d)(1[89]\d\d|2[01]\d\d)(?!\d)")
+
+
+def draw_year(gen: Generation) -> int:
+    """A year: inside the call's ``min_year``..``max_year`` when it sets them (a list of
+    years counts up from the first), else within the last forty."""
+    years = gen.call_years
+    if years is None:
+        return gen.today.year - gen.rng.randint(0, 40)
+    lo, hi = years
+    scope = gen.scope
+    if scope.in_list and lo + scope.index <= hi:
+        return lo + scope.index
+    return gen.rng.randint(lo, hi)

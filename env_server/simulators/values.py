@@ -53,6 +53,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.timeline import draw_year
 from env_server.simulators.zones import ZONE_KINDS
 
 if TYPE_CHECKING:
@@ -286,10 +287,10 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "file_name": _file_name,
     "mime_type": chosen(MIME),
     # dates on the session clock
-    "date": lambda g: g.today.isoformat() if g.current else _date(g, -30, 30).isoformat(),
-    "past_date": lambda g: _date(g, -730, -1).isoformat(),
+    "date": lambda g: (g.window_day() or (g.today if g.current else _date(g, -30, 30))).isoformat(),
+    "past_date": lambda g: (g.window_day(past=True) or _date(g, -730, -1)).isoformat(),
     "future_date": lambda g: _date(g, 1, 90).isoformat(),
-    "datetime": lambda g: g.current_time_text() if g.current else _datetime(g, -30, 0),
+    "datetime": lambda g: g.window_time_text() or (g.current_time_text() if g.current else _datetime(g, -30, 0)),
     "now": lambda g: g.now_text(),
     "current_time": lambda g: g.current_time_text(),
     "today": lambda g: g.today.isoformat(),
@@ -297,7 +298,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "birth_date": lambda g: _date(g, -85 * 365, -18 * 365).isoformat(),
     "birth_year": lambda g: g.today.year - g.rng.randint(18, 85),
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
-    "year": lambda g: g.today.year - g.rng.randint(0, 40),
+    "year": draw_year,
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
     "duration_minutes": lambda g: trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
     # money and markets

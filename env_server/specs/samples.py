@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators import timeline
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.generate import Generation, call_seed
 
@@ -36,7 +37,16 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             args[name] = sub["default"]
         else:
             args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
+    order_arguments(args)
     return args
+
+
+def order_arguments(args: dict[str, Any]) -> None:
+    """A sampled window starts before it ends: swap a start/end pair drawn the wrong way round."""
+    for start, end in timeline.pairs(args):
+        a, b = timeline.moment(args[start], start), timeline.moment(args[end], end)
+        if a is not None and b is not None and b < a and type(args[start]) is type(args[end]):
+            args[start], args[end] = args[end], args[start]
 
 
 def id_producer(spec: ToolSpec, specs: Iterable[ToolSpec]) -> ToolSpec | None:

@@ -23,15 +23,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from env_server.simulators.naming import snake
-from env_server.simulators.timeline import is_past_field, moment, pairs, window, year_window
+from env_server.simulators.timeline import WHEN_FIELDS, is_past_field, moment, pairs, window, year_window
 from env_server.simulators.zones import offset_seconds_of, zone_of
 
 Hit = tuple[str, str]
 
-# Fields that place a record of a series (or a found item) on the time axis.
-WHEN_FIELDS = frozenset({"date", "day", "datetime", "time", "timestamp", "dt", "valid_date", "forecast_date",
-                         "date_time", "start", "start_date", "start_time", "starts_at", "observation_date",
-                         "event_date", "period_start", "obs_time", "valid_time"})
 _TIDE_SPACING_H = (5.0, 7.5)
 _YEAR_RE = re.compile(r"(?<!\d)(1[89]\d\d|2[01]\d\d)(?!\d)")
 
@@ -94,6 +90,8 @@ def past_hits(result: Any, today: dt.date) -> list[Hit]:
             if not is_past_field(key):
                 continue
             when = moment(value, key)
+            if isinstance(value, int) and value > today.year + 100:
+                continue  # a year of fiction (a Star Trek character's birth), not a clock error
             if when is not None and when.date() > today:
                 hits.append((f"{path}.{key}", f"{key}={value!r} has not happened yet on {today.isoformat()}"))
     return hits
