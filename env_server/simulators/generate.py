@@ -42,6 +42,8 @@ from env_server.simulators.rng import SimRandom
 from state.encoding import encode_canonical, sha256
 
 _DAY = dt.timedelta(days=1)
+# Kinds of a moment a call's window bounds ("time" too: a date-time field named ``start_time``).
+_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date"})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
@@ -303,7 +305,7 @@ class Generation:
             moment = first + step * index
             return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
         # The call's window (dates it asks about) beats "current"; the response's own clock does not.
-        in_window = self.window_day(kind == "past_date") if kind in (None, "date", "datetime", "past_date") else None
+        in_window = self.window_day(kind) if kind in _WINDOWED_KINDS else None
         if in_window is None and (
                 kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime")):
             if fmt == "date":
@@ -325,8 +327,12 @@ class Generation:
 
     @functools.cached_property
     def _anchor_date(self) -> dt.date:
-        """The first day of a series: the start of the call's window, its start date, or today."""
-        return self.call_window[0] or self.call_date(_SERIES_START_ARGS) or self.today
+        """The first day of a series: the start of the call's window, its start date, or
+        today (a few days before the window's end, when the call sets only an end before today)."""
+        lo, hi = self.call_window
+        if lo is None and hi is not None and hi < self.today:
+            return hi - dt.timedelta(days=4)
+        return lo or self.call_date(_SERIES_START_ARGS) or self.today
 
     # -- the call's time window (``timeline``) ---------------------------------------------
 
@@ -340,16 +346,19 @@ class Generation:
         """The years the call's arguments bound (min_year/max_year, start_year/end_year)."""
         return timeline.year_window(self.args)
 
-    def window_day(self, past: bool = False) -> dt.date | None:
-        """A day inside the call's window (a month past an open end; with ``past``, not after
-        today), or None when the call sets no window (or, with ``past``, one in the future)."""
+    def window_day(self, kind: str | None = None) -> dt.date | None:
+        """A day inside the call's window (a month past an open end; for a ``past_date`` not
+        after today, for a ``future_date`` not before unless the whole window is past), or
+        None when the call sets no window (or none that leaves such a day)."""
         lo, hi = self.call_window
         if lo is None and hi is None:
             return None
         first = lo or hi - dt.timedelta(days=30)  # type: ignore[operator]
         last = hi or first + dt.timedelta(days=30)
-        if past:
+        if kind == "past_date":
             last = min(last, self.today)
+        elif kind == "future_date" and last >= self.today:  # a window in the past asks for past events
+            first = max(first, self.today)
         if last < first:
             return None
         return first + dt.timedelta(days=self.rng.randint(0, (last - first).days))

@@ -288,8 +288,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "mime_type": chosen(MIME),
     # dates on the session clock
     "date": lambda g: (g.window_day() or (g.today if g.current else _date(g, -30, 30))).isoformat(),
-    "past_date": lambda g: (g.window_day(past=True) or _date(g, -730, -1)).isoformat(),
-    "future_date": lambda g: _date(g, 1, 90).isoformat(),
+    "past_date": lambda g: (g.window_day("past_date") or _date(g, -730, -1)).isoformat(),
+    "future_date": lambda g: (g.window_day("future_date") or _date(g, 1, 90)).isoformat(),
     "datetime": lambda g: g.window_time_text() or (g.current_time_text() if g.current else _datetime(g, -30, 0)),
     "now": lambda g: g.now_text(),
     "current_time": lambda g: g.current_time_text(),
