@@ -236,8 +236,14 @@ _STEPS = ((frozenset({"tide", "tides", "extreme", "extremes"}), TIDE_STEP),
 
 
 def when_key(fields: Iterable[str]) -> str | None:
-    """The field that places an item on the time axis (``date``, ``start_time``), if any."""
-    return next((f for f in fields if snake(f) in WHEN_FIELDS), None)
+    """The field that places an item on the time axis (``date``, ``start_time``; else when it
+    was published or created, as feeds sort), if any."""
+    names = list(fields)
+    return next((f for f in names if snake(f) in WHEN_FIELDS), None) or next(
+        (f for f in names if set(_words(f)) & _FEED_WORDS), None)
+
+
+_FEED_WORDS = frozenset({"published", "posted", "created", "uploaded", "submitted"})
 
 
 @functools.lru_cache(maxsize=4096)
