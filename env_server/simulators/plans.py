@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators import invariants, timeline, zones
+from env_server.simulators import invariants, timeline
+from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import KINDS, draw_kind, snake
 
@@ -101,18 +102,22 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
 
 def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return _compile_enum(enum, name, hints)
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
+    # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
+    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") else None
+    if clock is not None:
+        derive = KINDS[clock]
+        if isinstance(enum, list) and enum:
+            return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
+        return lambda gen, index: derive(gen)
+    if isinstance(enum, list) and enum:
+        return _compile_enum(enum, name, hints)
     if typ == "object":
         return _compile_object(plans, schema, name, entity, hints)
     if typ == "array":
         return _compile_array(plans, schema, name, entity, hints)
-    zone = zones.zone_kind(name, parent, typ, schema)
-    if zone is not None:  # an offset, DST flag or local time: follows the record's zone
-        return lambda gen, index: KINDS[zone](gen)
     if typ == "boolean":
         return _compile_boolean(name)
     if typ == "null":

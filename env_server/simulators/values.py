@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
+from env_server.simulators.clock_kinds import CLOCK_KINDS
 from env_server.simulators.coherent_kinds import (
     airline,
     condition,
@@ -54,7 +55,6 @@ from env_server.simulators.naming import (
     title_kind,
 )
 from env_server.simulators.timeline import draw_year
-from env_server.simulators.zones import ZONE_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -345,4 +345,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),
     "success_code": lambda g: "0",
 }
-KINDS.update(ZONE_KINDS)  # offsets, DST flags and local times follow the record's zone
+KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place

@@ -94,7 +94,7 @@ _ZONE_WORDS = frozenset({"utc", "gmt", "raw", "dst", "timezone", "tz", "zone"})
 
 
 def zone_kind(name: str, parent: str, typ: str, schema: dict[str, Any]) -> str | None:
-    """The zone kind of a field (once per schema node), or None when it is not one."""
+    """The zone kind of a field by its name (once per schema node), or None when it is not one."""
     low = snake(name)
     words = set(low.split("_"))
     if low in _LOCAL_NAMES and typ == "string":
@@ -107,6 +107,8 @@ def zone_kind(name: str, parent: str, typ: str, schema: dict[str, Any]) -> str |
         role = "dst"
     elif "offset" in low and (words & _ZONE_WORDS or "sec" in words or set(snake(parent).split("_")) & _ZONE_WORDS):
         role = "raw" if words & {"raw", "std", "standard"} else "utc"
+    elif low in ("timezone", "time_zone") and typ in ("integer", "number"):  # OpenWeather: seconds east of UTC
+        role = "utc"
     else:
         return None
     if typ == "string":
@@ -142,4 +144,7 @@ ZONE_KINDS: dict[str, Callable[[Generation], Any]] = {
     "local_time": lambda g: _clock(g).plain(),
     "local_time_iso": lambda g: _clock(g).iso(),
     "tz_abbreviation": lambda g: _clock(g).abbreviation(),
+    "local_date": lambda g: _clock(g).here.date().isoformat(),
+    "now_unix": lambda g: int(g.now.replace(tzinfo=dt.UTC).timestamp()),
 }
+

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from env_server.catalog import load_catalog
+from env_server.simulators import timeline
 from env_server.specs.audit import audit_catalog
 from env_server.specs.audit_checks import CheckKind
 from env_server.specs.samples import sample_arguments
@@ -20,7 +21,6 @@ from env_server.specs.time_checks import (
     window_hits,
     zone_hits,
 )
-from env_server.simulators import timeline
 
 TODAY = dt.date(2026, 1, 15)
 NOW = dt.datetime(2026, 1, 15, 9, 0)

@@ -159,3 +159,15 @@ def test_over_mcp_the_local_time_of_a_zone_lookup_carries_the_zones_offset(built
     assert sydney["ianaTimeId"] == "Australia/Sydney"
     assert sydney["utcOffsetSeconds"] == 11 * 3600 and sydney["isDaylightSavingTime"] is True  # January: summer
     assert sydney["localTime"] == "2026-01-15T20:00:00+11:00"
+
+
+def test_sunrise_and_sunset_follow_the_place_and_the_day(env):
+    berlin = _call(env, "geonames_get_timezone", {"lat": 52.52, "lng": 13.405})
+    assert berlin["timezoneId"] == "Europe/Berlin" and berlin["time"] == "2026-01-15 10:00"
+    assert (berlin["gmtOffset"], berlin["rawOffset"], berlin["dstOffset"]) == (1, 1, 0)
+    # Berlin, 15 January: sunrise 08:10, sunset 16:24 local (almanac), give or take the formula's minutes.
+    rise, sunset = _when(berlin["sunrise"]), _when(berlin["sunset"])
+    assert abs(rise - dt.datetime(2026, 1, 15, 8, 10)) <= dt.timedelta(minutes=4)
+    assert abs(sunset - dt.datetime(2026, 1, 15, 16, 24)) <= dt.timedelta(minutes=4)
+    for seed in SEEDS:  # 18:00 in Tokyo in January is after dark
+        assert _call(env, "weatherapi_get_realtime_weather", {"q": "Tokyo"}, seed)["current"]["is_day"] == 0
