@@ -177,6 +177,9 @@ def order_times(record: dict[str, Any], bounds: tuple[tuple[str, str], ...], now
         a, b = moment(record[start], start), moment(record[end], end)
         if a is None or b is None or b >= a:
             continue
+        if isinstance(record[end], int) and a.year > b.year and (a.month, a.day) == (b.month, b.day) == (1, 1):
+            record[start], record[end] = record[end], record[start]  # years: both within the schema's bounds
+            continue
         moved = a + (a - b)
         if is_past_field(end) or end_is_past(end):
             moved = max(a, min(moved, now))
