@@ -353,8 +353,8 @@ class Generation:
         lo, hi = self.call_window
         if lo is None and hi is None:
             return None
-        first = lo or hi - dt.timedelta(days=30)  # type: ignore[operator]
-        last = hi or first + dt.timedelta(days=30)
+        first: dt.date = lo if lo is not None else (hi or self.today) - dt.timedelta(days=30)
+        last: dt.date = hi if hi is not None else first + dt.timedelta(days=30)
         if kind == "past_date":
             last = min(last, self.today)
         elif kind == "future_date" and last >= self.today:  # a window in the past asks for past events

@@ -19,6 +19,7 @@ id), so re-reading a row never changes it and nothing is written on a read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,7 @@ from env_server.simulators.rows import (
     row_seed,
 )
 from env_server.simulators.writes import create_row, materialize, serve_by_id
-from state.world import canonical
+from state.world import RowState, canonical
 
 __all__ = ["CatalogRules", "StateHandle", "simulate_stateful"]
 
@@ -111,12 +112,11 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
 
     when = timeline.when_key(properties_of(listing.item_schema))
-    lo, hi = timeline.window(args) if when is not None else (None, None)
+    in_window = _window_test(when, args)
 
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)
-                and (lo is None and hi is None or timeline.within(r.data.get(when), lo, hi))]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and in_window(r)]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
@@ -135,6 +135,14 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
         out[listing.coll] = timeline.sort_by_time(out[listing.coll], when, now)
     _fix_totals(out, spec.output_schema, len(out[listing.coll]))
     return out
+
+
+def _window_test(when: str | None, args: dict[str, Any]) -> Callable[[RowState], bool]:
+    """Whether a user's row falls inside the days the call asks about (``start_date`` …)."""
+    lo, hi = timeline.window(args) if when is not None else (None, None)
+    if when is None or lo is None and hi is None:
+        return lambda row: True
+    return lambda row: timeline.within(row.data.get(when), lo, hi)
 
 
 def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:

@@ -99,26 +99,32 @@ def zone_kind(name: str, parent: str, typ: str, schema: dict[str, Any]) -> str |
     words = set(low.split("_"))
     if low in _LOCAL_NAMES and typ == "string":
         return "local_time_iso" if schema.get("format") == "date-time" else "local_time"
-    if "dst" in words | {low} or low.startswith("is_daylight") or "daylight" in words:
-        if typ == "boolean":
-            return "is_dst"
-        if typ not in ("integer", "number") or "offset" not in low and "savings" not in words:
-            return None
-        role = "dst"
-    elif "offset" in low and (words & _ZONE_WORDS or "sec" in words or set(snake(parent).split("_")) & _ZONE_WORDS):
-        role = "raw" if words & {"raw", "std", "standard"} else "utc"
-    elif low in ("timezone", "time_zone") and typ in ("integer", "number"):  # OpenWeather: seconds east of UTC
-        role = "utc"
-    else:
+    dst = "dst" in words | {low} or low.startswith("is_daylight") or "daylight" in words
+    if dst and typ == "boolean":
+        return "is_dst"
+    role = _offset_role(low, words, parent, typ, dst)
+    if role is None:
         return None
     if typ == "string":
         return "utc_offset" if role == "utc" else None
-    if typ not in ("integer", "number"):
-        return None
     top = schema.get("maximum")
     hours = ("sec" not in words and "seconds" not in words) and (
         isinstance(top, (int, float)) and top <= 24 or top is None and ("gmt" in words or "savings" in words))
     return f"{role}_offset_{'hours' if hours else 'seconds'}"
+
+
+def _offset_role(low: str, words: set[str], parent: str, typ: str, dst: bool) -> str | None:
+    """Which offset a field states: the DST part, the standard ("raw") one or the current one."""
+    numeric = typ in ("integer", "number")
+    if dst:
+        return "dst" if numeric and ("offset" in low or "savings" in words) else None
+    if typ not in ("integer", "number", "string"):
+        return None
+    if "offset" in low and (words & _ZONE_WORDS or "sec" in words or set(snake(parent).split("_")) & _ZONE_WORDS):
+        return "raw" if words & {"raw", "std", "standard"} else "utc"
+    if low in ("timezone", "time_zone") and numeric:  # OpenWeather: seconds east of UTC
+        return "utc"
+    return None
 
 
 def _clock(gen: Generation) -> LocalClock:

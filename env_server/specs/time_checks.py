@@ -70,17 +70,23 @@ def window_hits(result: Any, args: Mapping[str, Any]) -> list[Hit]:
     hits: list[Hit] = []
     for path, record in _records(result):
         for key, value in record.items():
-            low = snake(key)
-            if years is not None and (low == "year" or low.endswith("_year")) and isinstance(value, int):
-                if not years[0] <= value <= years[1]:
-                    hits.append((f"{path}.{key}", f"{key}={value} is outside the requested years {years[0]}..{years[1]}"))
-            if low in WHEN_FIELDS and (lo or hi):
-                when = moment(value, key)
-                day = when.date() if when else None
-                if day is not None and (lo is not None and day < lo or hi is not None and day > hi):
-                    hits.append((f"{path}.{key}", f"{key}={value!r} is outside the requested window "
-                                                  f"{lo or '…'}..{hi or '…'}"))
+            detail = _outside(snake(key), value, lo, hi, years)
+            if detail is not None:
+                hits.append((f"{path}.{key}", f"{key}={value!r} is outside the requested {detail}"))
     return hits
+
+
+def _outside(low: str, value: Any, lo: dt.date | None, hi: dt.date | None, years: tuple[int, int] | None) -> str | None:
+    """What requested range a record's field falls outside of, or None."""
+    if years is not None and (low == "year" or low.endswith("_year")) and isinstance(value, int):
+        return None if years[0] <= value <= years[1] else f"years {years[0]}..{years[1]}"
+    if low not in WHEN_FIELDS or lo is None and hi is None:
+        return None
+    when = moment(value, low)
+    day = when.date() if when else None
+    if day is not None and (lo is not None and day < lo or hi is not None and day > hi):
+        return f"window {lo or '…'}..{hi or '…'}"
+    return None
 
 
 def past_hits(result: Any, today: dt.date) -> list[Hit]:
