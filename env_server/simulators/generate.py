@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from env_server.simulators import timeline
 from env_server.simulators.countries import CountryFact
 from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
@@ -44,6 +45,9 @@ from env_server.simulators.rng import SimRandom
 from env_server.simulators.sites import Site
 from state.encoding import encode_canonical
 
+_DAY = dt.timedelta(days=1)
+# Kinds of a moment a call's window bounds ("time" too: a date-time field named ``start_time``).
+_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date"})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
@@ -328,18 +332,25 @@ class Generation:
     def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str) -> str:
         """Dates follow the session clock; items of a series step one day (or hour) apart."""
         if index is not None:
-            base = self._anchor_date
-            step_hours = "hour" in parent.lower()
-            if step_hours:
-                moment = dt.datetime.combine(base, dt.time()) + dt.timedelta(hours=index)
-                return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
-            day = base + dt.timedelta(days=index)
-            return day.isoformat() if fmt == "date" else f"{day.isoformat()}T12:00:00Z"
-        if kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime"):
+            step = timeline.cadence(parent, self.entity)
+            if step >= _DAY:
+                day = self._anchor_date + step * index
+                return day.isoformat() if fmt == "date" else f"{day.isoformat()}T12:00:00Z"
+            first = dt.datetime.combine(self._anchor_date, dt.time())
+            if step == timeline.TIDE_STEP:  # the first high water falls anywhere in the day's first cycle
+                first += dt.timedelta(minutes=self.draw_offset % 372)
+            moment = first + step * index
+            return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
+        # The call's window (dates it asks about) beats "current"; the response's own clock does not.
+        in_window = self.window_day(kind) if kind in _WINDOWED_KINDS else None
+        if in_window is None and (
+                kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime")):
             if fmt == "date":
                 return self.today.isoformat()
             return self.now_text() if kind == "now" else self.current_time_text()
-        if kind == "past_date":
+        if in_window is not None:
+            day = in_window
+        elif kind == "past_date":
             day = self.today - dt.timedelta(days=self.rng.randint(1, 730))
         elif kind == "future_date":
             day = self.today + dt.timedelta(days=self.rng.randint(1, 90))
@@ -353,8 +364,48 @@ class Generation:
 
     @functools.cached_property
     def _anchor_date(self) -> dt.date:
-        """The first day of a series: the call's start date, or today."""
-        return self.call_date(_SERIES_START_ARGS) or self.today
+        """The first day of a series: the start of the call's window, its start date, or
+        today (a few days before the window's end, when the call sets only an end before today)."""
+        lo, hi = self.call_window
+        if lo is None and hi is not None and hi < self.today:
+            return hi - dt.timedelta(days=4)
+        return lo or self.call_date(_SERIES_START_ARGS) or self.today
+
+    # -- the call's time window (``timeline``) ---------------------------------------------
+
+    @functools.cached_property
+    def call_window(self) -> tuple[dt.date | None, dt.date | None]:
+        """The days the call's arguments bound (start/end, from/to, since/until)."""
+        return timeline.window(self.args)
+
+    @functools.cached_property
+    def call_years(self) -> tuple[int, int] | None:
+        """The years the call's arguments bound (min_year/max_year, start_year/end_year)."""
+        return timeline.year_window(self.args)
+
+    def window_day(self, kind: str | None = None) -> dt.date | None:
+        """A day inside the call's window (a month past an open end; for a ``past_date`` not
+        after today, for a ``future_date`` not before unless the whole window is past), or
+        None when the call sets no window (or none that leaves such a day)."""
+        lo, hi = self.call_window
+        if lo is None and hi is None:
+            return None
+        first: dt.date = lo if lo is not None else (hi or self.today) - dt.timedelta(days=30)
+        last: dt.date = hi if hi is not None else first + dt.timedelta(days=30)
+        if kind == "past_date":
+            last = min(last, self.today)
+        elif kind == "future_date" and last >= self.today:  # a window in the past asks for past events
+            first = max(first, self.today)
+        if last < first:
+            return None
+        return first + dt.timedelta(days=self.rng.randint(0, (last - first).days))
+
+    def window_time_text(self) -> str | None:
+        """A moment inside the call's window, as ISO text, or None when it sets none."""
+        day = self.window_day()
+        if day is None:
+            return None
+        return f"{day.isoformat()}T{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 15, 30, 45)):02d}:00Z"
 
     def _limit(self) -> int | None:
         return next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.catalog.infer import ECHO_KEY
-from env_server.simulators import invariants, numeric
+from env_server.simulators import invariants, numeric, timeline
+from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
@@ -113,11 +114,18 @@ def _omitted(gen: Generation, index: int | None) -> Any:
 
 def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
+    # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
+    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") else None
+    if clock is not None:
+        derive = KINDS[clock]
+        if isinstance(enum, list) and enum:
+            return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
+        return lambda gen, index: derive(gen)
+    if isinstance(enum, list) and enum:
+        return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     if typ == "object":
         return _compile_object(plans, schema, name, entity, hints)
     if typ == "array":
@@ -128,6 +136,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return lambda gen, index: None
     kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
             or resolve_kind(name, entity, parent, hints))
+    kind = timeline.moment_kind(name, kind, schema.get("format"))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
     if typ in ("integer", "number"):
@@ -212,6 +221,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     may_omit = any(isinstance(sub, dict) and sub.get(ECHO_KEY) is True for sub in props.values())
     stats = numeric.stat_groups(props)
     paged = numeric.binds_pages(props, any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()))
+    intervals = timeline.pairs(props)
+    period = "period" in props and "year" in props
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -229,6 +240,10 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             numeric.enforce_stats(out, stats)
         if paged:
             numeric.enforce_pages(out, gen.args, props)
+        if intervals:
+            timeline.order_times(out, intervals, gen.now)
+        if period:
+            timeline.label_period(out)
         return out
 
     return record
@@ -255,6 +270,11 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # A rate table lists the call's targets (on each day of a series), not a random count.
     fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
+    # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
+    stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
+    step = timeline.cadence(item_name, entity)
+    when = timeline.when_key(item_props) if objects else None
+    tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
         def vocab_list(gen: Generation, index: int | None) -> list[Any]:
@@ -269,6 +289,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)
+        if stepping:
+            room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
+            n = min(n, room) if room else n
         n = max(lo, min(hi, n))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
@@ -277,6 +300,10 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             # The caller's own records (travelers, line items): theirs, in their order.
             return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
         out = [child(gen, i) for i in range(n)]
+        if when is not None:  # a no-op for a series that steps; facts (holidays) drawn out of order
+            out = timeline.sort_by_time(out, when, gen.now, series=stepping)
+        if tides:
+            timeline.alternate_tides(out)
         if unique or not objects:  # a list of tags or names does not repeat itself
             uniq: list[Any] = []
             for v in out:
@@ -294,6 +321,8 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
     if kind in _FACT_DATES:  # a fact of the record, not a point on a series axis
         cut = 10 if fmt == "date" else None
         base = lambda gen, index: str(draw_kind(kind, gen))[:cut]
+    elif kind in timeline.DRAWN_KINDS:  # a birth date, a moment past: not on the series axis
+        base = lambda gen, index: timeline.as_format(str(draw_kind(kind, gen)), fmt)
     elif fmt == "date" or fmt == "date-time":
         base = lambda gen, index: gen._dated(fmt, kind, index, parent)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):

@@ -19,10 +19,12 @@ id), so re-reading a row never changes it and nothing is written on a read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators import timeline
 from env_server.simulators.answers import answer_rows, answer_search, filter_misses, fits_question, question_args
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generate import Generation, call_seed
@@ -46,7 +48,7 @@ from env_server.simulators.rows import (
     row_seed,
 )
 from env_server.simulators.writes import create_row, materialize, serve_by_id
-from state.world import canonical
+from state.world import RowState, canonical
 
 __all__ = ["CatalogRules", "StateHandle", "simulate_stateful"]
 
@@ -117,11 +119,13 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
 
     item_props = properties_of(listing.item_schema)
     judged = {k: v for k, v in args.items() if k != listing.idf}
+    when = timeline.when_key(item_props)
+    in_window = _window_test(when, args)
 
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and fits_question(r.data, args)
-                and next(filter_misses(r.data, judged, item_props), None) is None]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and in_window(r)
+                and fits_question(r.data, args) and next(filter_misses(r.data, judged, item_props), None) is None]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
@@ -135,10 +139,21 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
                   if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
     rows = rows[:limit] if limit else rows
     listed = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
+    if when is not None:  # a ledger, a feed, a calendar: in time order (unless the call sorts)
+        now = listing.ctx.now or session_now(listing.ctx.today, 0)
+        listed = timeline.sort_by_time(listed, when, now)
     out[listing.coll] = order_rows(listed, args)
     _fix_totals(out, spec.output_schema, len(out[listing.coll]))
     answer_pages(out, spec.output_schema, args, len(out[listing.coll]))
     return out
+
+
+def _window_test(when: str | None, args: dict[str, Any]) -> Callable[[RowState], bool]:
+    """Whether a user's row falls inside the days the call asks about (``start_date`` …)."""
+    lo, hi = timeline.window(args) if when is not None else (None, None)
+    if when is None or lo is None and hi is None:
+        return lambda row: True
+    return lambda row: timeline.within(row.data.get(when), lo, hi)
 
 
 def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:

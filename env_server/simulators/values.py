@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
+from env_server.simulators.clock_kinds import CLOCK_KINDS
 from env_server.simulators.coherent_kinds import (
     airline,
     condition,
@@ -58,6 +59,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.timeline import draw_year
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -320,15 +322,18 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "file_name": _file_name,
     "mime_type": chosen(MIME),
     # dates on the session clock
-    "date": lambda g: g.today.isoformat() if g.current else _date(g, -30, 30).isoformat(),
-    "past_date": lambda g: _date(g, -730, -1).isoformat(),
-    "future_date": lambda g: _date(g, 1, 90).isoformat(),
-    "datetime": lambda g: g.current_time_text() if g.current else _datetime(g, -30, 0),
+    "date": lambda g: (g.window_day() or (g.today if g.current else _date(g, -30, 30))).isoformat(),
+    "past_date": lambda g: (g.window_day("past_date") or _date(g, -730, -1)).isoformat(),
+    "future_date": lambda g: (g.window_day("future_date") or _date(g, 1, 90)).isoformat(),
+    "datetime": lambda g: g.window_time_text() or (g.current_time_text() if g.current else _datetime(g, -30, 0)),
     "now": lambda g: g.now_text(),
     "current_time": lambda g: g.current_time_text(),
     "today": lambda g: g.today.isoformat(),
+    "past_datetime": lambda g: _datetime(g, -730, -1),
+    "birth_date": lambda g: _date(g, -85 * 365, -18 * 365).isoformat(),
+    "birth_year": lambda g: g.today.year - g.rng.randint(18, 85),
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
-    "year": lambda g: g.today.year - g.rng.randint(0, 40),
+    "year": draw_year,
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
     "duration_minutes": lambda g: trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
     # money and markets
@@ -379,3 +384,4 @@ KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
+KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place

@@ -14,7 +14,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.errors import EntityNotFoundError, ToolCallError
-from env_server.simulators import invariants
+from env_server.simulators import invariants, timeline
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.geo_kinds import same_country
@@ -54,6 +54,7 @@ def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: St
     _set_status(out, spec.output_schema, STATUS_CREATED)
     _stamp(out, spec.output_schema, ctx)
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
+    timeline.order_times(out, timeline.pairs(out), ctx.now or session_now(ctx.today, 0))
     data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **out}  # reads show what was made
     handle.world.put(spec.family, spec.profile.entity, str(out[idf]), data)
     return out

@@ -28,6 +28,7 @@ from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.errors import ToolenvError
 from env_server.session_types import CallOutcome
+from env_server.simulators.base import session_now
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import faker_texts
@@ -55,6 +56,7 @@ from env_server.specs.audit_text import text_checks
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.samples import sample_arguments
+from env_server.specs.time_checks import time_hits
 from state import Database, ErrorKind
 from state.store import Durability
 
@@ -250,6 +252,7 @@ class _Auditor:
         yield from _tag(CheckKind.ID_FORMAT, id_format_hits(result, spec.profile.entity or "", _argument_texts(args)))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
+        yield from _tag(CheckKind.TIME, time_hits(result, args, today, session_now(today, 0)))
         if op is Operation.CREATE and isinstance(result, dict):
             yield from self._readback(spec, sid, args, result)
         yield from audit_lists.checks(self, spec, sid, args, result)  # searches answer the call; writes round-trip

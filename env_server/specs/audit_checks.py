@@ -51,6 +51,7 @@ class CheckKind(str, Enum):
     NUMERIC = "numeric"
     ID_FORMAT = "id_format"
     QUESTION = "question"  # a search/list disagrees with its call (audit_lists)
+    TIME = "time"
     INFRA_ERROR = "infra_error"
 
 

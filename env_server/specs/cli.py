@@ -150,6 +150,8 @@ def specs_audit(
 
     [bold]readback[/bold]: a created entity does not read back as sent; an update changes what it did not send; a deleted one still opens.
 
+    [bold]time[/bold]: an end before its start, a date outside the window or years the call asked for, a past event after today, a series out of order (or tides off their ~6 h 12 min beat), a UTC offset, DST flag or local time that is not the record's zone's, a period labelled with another year.
+
     [bold]infra_error[/bold]: the simulator crashed on the tool.
 
     Exit status: 0 without findings, 1 with any finding, 2 on usage errors.

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators import timeline
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
@@ -44,6 +45,7 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             told = described_value(name, sub, gen, args, str(spec.category)) if isinstance(sub, dict) else None
             args[name] = told if told is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
         args[name] = _patterned(args[name], sub)
+    order_arguments(args)
     return args
 
 
@@ -55,6 +57,14 @@ def _patterned(value: Any, schema: Any) -> Any:
     if re.search(schema["pattern"], value) or not examples:
         return value
     return examples[0]
+
+
+def order_arguments(args: dict[str, Any]) -> None:
+    """A sampled window starts before it ends: swap a start/end pair drawn the wrong way round."""
+    for start, end in timeline.pairs(args):
+        a, b = timeline.moment(args[start], start), timeline.moment(args[end], end)
+        if a is not None and b is not None and b < a and type(args[start]) is type(args[end]):
+            args[start], args[end] = args[end], args[start]
 
 
 def id_producer(spec: ToolSpec, specs: Iterable[ToolSpec]) -> ToolSpec | None:
