@@ -24,6 +24,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import SimContext, session_now
+from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id
@@ -202,6 +203,8 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             continue
         eid = f"{entity_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
             : len(entity_prefix(p.entity)) + 11]
+        if p.hints.get(idf) in DOMAIN_KINDS and isinstance(item.get(idf), str):
+            eid = item[idf]  # an id in the API's own format (a Slack ts), drawn by its hinted kind
         item.update(wanted)  # rows found by a filter hold the filtered values
         item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
         reader = handle.rules.id_schemas.get((ns, p.entity))

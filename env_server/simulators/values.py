@@ -47,6 +47,7 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
+from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
@@ -367,3 +368,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
+KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)

@@ -2,6 +2,8 @@
 
 Used by ``specs check``, the conformance tests and the benchmarks. Variant 0 fills only
 the required parameters, variant 1 fills every parameter, later variants a seeded subset.
+A parameter takes the example its description gives, or the kind of value it names (a
+phone number, a VIN, a language code: see ``sample_values``), before its schema alone.
 
 A tool that answers 404 to ids its world never produced (``unknown_ids: error``) cannot
 succeed on a sampled id: ``id_producer`` names the family's create tool to call first, and
@@ -16,6 +18,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.generate import Generation, call_seed
+from env_server.specs.sample_values import sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -34,6 +37,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         sub = props[name]
         if isinstance(sub, dict) and "default" in sub and variant != 1:
             args[name] = sub["default"]
+        elif isinstance(sub, dict) and (said := sample_value(name, sub, gen)) is not None:
+            args[name] = said  # what the description shows or names (an example, an E.164 number)
         else:
             args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
     return args
