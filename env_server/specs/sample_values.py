@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 
 from env_server.simulators.generate import Generation
 from env_server.simulators.naming import snake
+from env_server.simulators.plans import fits_schema
 from env_server.simulators.values import draw_kind
 
 # "e.g. 'x'", "such as \"x\"", "like 'x'", "for example `x`", "e.g. 2020", "e.g. ['en']".
@@ -112,6 +113,9 @@ def _is_array(schema: dict[str, Any]) -> bool:
 
 
 def _fits(schema: dict[str, Any], value: Any) -> bool:
+    """Valid for the schema, formats included (``fits_schema`` checks dates as the server does)."""
+    if not isinstance(value, list) and not fits_schema(value, schema):
+        return False
     return _validator(json.dumps(schema, sort_keys=True)).is_valid(value)
 
 
