@@ -27,6 +27,7 @@ from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
 from env_server.simulators.answers import answer_rows, answer_search, filter_misses, fits_question, question_args
 from env_server.simulators.base import SimContext, session_now
+from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id, matches_pattern
@@ -233,6 +234,8 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             continue
         eid = f"{entity_prefix(p.entity)}_{call_seed(ns, {'base': query, 'i': i, 'entity': p.entity}, ctx.seed):016x}"[
             : len(entity_prefix(p.entity)) + 11]
+        if p.hints.get(idf) in DOMAIN_KINDS and isinstance(item.get(idf), str):
+            eid = item[idf]  # an id in the API's own format (a Slack ts), drawn by its hinted kind
         answer_rows([item], wanted, item_schema)  # the term shows, dates lie in the window
         props = properties_of(item_schema)
         # rows found by a filter hold the filtered values (as the field writes them: "shows" -> "show")

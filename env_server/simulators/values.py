@@ -48,6 +48,7 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
+from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
@@ -385,3 +386,4 @@ KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
 KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place
+KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)

@@ -16,6 +16,7 @@ from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants, timeline
 from env_server.simulators.base import SimContext, session_now
+from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.geo_kinds import same_country
 from env_server.simulators.ids import conform_id, matches_pattern
@@ -95,6 +96,8 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
     drawn = out.get(idf)
     if matches_pattern(drawn, reader) and world.get(ns, entity, str(drawn)) is None:
         return  # an id of the shape the reader requires (an AT URI), drawn from its kind
+    if spec.profile.hints.get(idf) in DOMAIN_KINDS and isinstance(drawn, str) and world.get(ns, entity, drawn) is None:
+        return  # an id in the API's own format (a bitlink, a Slack ts), drawn by its hinted kind
     eid = world.next_id(ns, entity, entity_prefix(entity))
     out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
     if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it

@@ -52,6 +52,7 @@ class CheckKind(str, Enum):
     ID_FORMAT = "id_format"
     QUESTION = "question"  # a search/list disagrees with its call (audit_lists)
     TIME = "time"
+    FORMAT = "format"
     INFRA_ERROR = "infra_error"
 
 

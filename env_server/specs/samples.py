@@ -2,7 +2,8 @@
 
 Used by ``specs check``, the conformance tests and the benchmarks. Variant 0 fills only
 the required parameters, variant 1 fills every parameter, later variants a seeded subset.
-A free-text parameter takes what its description names or exemplifies (``sample_rules``).
+A free-text parameter takes what its description names or exemplifies (``sample_rules``,
+``sample_values``: an example, an E.164 number, a VIN, a language code) before its schema alone.
 
 A tool that answers 404 to ids its world never produced (``unknown_ids: error``) cannot
 succeed on a sampled id: ``id_producer`` names the family's create tool to call first, and
@@ -21,6 +22,7 @@ from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
 from env_server.specs.sample_rules import described_value
+from env_server.specs.sample_values import sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -41,6 +43,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             args[name] = sub["default"]
         elif isinstance(sub, dict) and (code := sample_currency(name, sub, gen)) is not None:
             args[name] = code
+        elif isinstance(sub, dict) and (said := sample_value(name, sub, gen)) is not None:
+            args[name] = said  # what the description shows or names (an example, an E.164 number)
         else:
             told = described_value(name, sub, gen, args, str(spec.category)) if isinstance(sub, dict) else None
             args[name] = told if told is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
