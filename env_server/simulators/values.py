@@ -47,7 +47,9 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
+from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
+from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -84,6 +86,8 @@ _POOL_SEED = 20260115
 def faker_pool(method: str) -> tuple[str, ...]:
     fake = Faker("en_US")
     fake.seed_instance(_POOL_SEED)
+    if method == "name":  # a person as rosters and bylines print them: no "Dr." or "DVM"
+        return tuple(f"{fake.first_name()} {fake.last_name()}" for _ in range(POOL_SIZE))
     return tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
 
 
@@ -367,3 +371,5 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
+KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
+KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
