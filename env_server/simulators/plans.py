@@ -19,8 +19,8 @@ from env_server.simulators import invariants
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.naming import resolve_kind
-from env_server.simulators.sites import own_site
 from env_server.simulators.own_title import names_the_record
+from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
 
 if TYPE_CHECKING:

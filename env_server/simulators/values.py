@@ -57,6 +57,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.word_kinds import WORD_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -373,3 +374,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
 KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
+KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)

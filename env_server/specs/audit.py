@@ -50,6 +50,7 @@ from env_server.specs.audit_checks import (
 )
 from env_server.specs.audit_imported import imported_hits
 from env_server.specs.audit_text import text_checks
+from env_server.specs.domain_checks import domain_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.samples import sample_arguments
 from state import Database, ErrorKind
@@ -243,6 +244,7 @@ class _Auditor:
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
         yield from _tag(CheckKind.GEO, geo_hits(result, args, today, reverse=is_reverse(spec.name)))
         yield from _tag(CheckKind.IMPORTED, imported_hits(spec, args, result))
+        yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
         if op is Operation.CREATE and isinstance(result, dict):

@@ -16,6 +16,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.generate import Generation, call_seed
+from env_server.specs.sample_rules import NO_RULE, sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -34,6 +35,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         sub = props[name]
         if isinstance(sub, dict) and "default" in sub and variant != 1:
             args[name] = sub["default"]
+        elif isinstance(sub, dict) and (ruled := sample_value(name, sub, gen, args)) is not NO_RULE:
+            args[name] = ruled  # what a caller sends (a language pair, a prefix, a UUID, ...)
         else:
             args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
     return args
