@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Mapping
 
+from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
 
@@ -247,6 +248,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"(^|_)(count|num|number|quantity|views|likes|followers|total_results|results_count)$", "count"),
     ]
 ]
+_RULES[:0] = DEV_RULES  # branches, commits and digests (dev_kinds)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -22,6 +22,7 @@ from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.naming import resolve_kind
+from env_server.simulators.own_title import names_the_record
 from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
 
@@ -364,6 +365,8 @@ def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[
     if kind == "duration_minutes":  # a duration as text: ISO 8601, as APIs write it ("PT13H40M")
         return lambda gen: _iso_duration(int(draw_kind("duration_minutes", gen)))
     chosen_kind = kind or "tag"
+    if names_the_record(name, entity, kind):  # the record's title: its page slug repeats it
+        return lambda gen: str(gen.scope.once("title", lambda: str(draw_kind(chosen_kind, gen))))
     return lambda gen: str(draw_kind(chosen_kind, gen))
 
 

@@ -28,6 +28,7 @@ from env_server.simulators.reference import (
 )
 from env_server.simulators.sites import ProviderSites
 from env_server.simulators.vocab import Vocabulary
+from env_server.simulators.word_kinds import WordIndex
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -65,6 +66,11 @@ class WorldFacts:
     vocab: Vocabulary = field(default_factory=Vocabulary)
     market_table: MarketTable = field(default_factory=default_table)
     sites: ProviderSites = field(default_factory=ProviderSites)
+
+    @functools.cached_property
+    def words(self) -> WordIndex:
+        """The dictionary's words, for answers that must fit a word question (word_kinds)."""
+        return WordIndex(self.vocab)
 
 
 @functools.lru_cache(maxsize=1)

@@ -48,11 +48,13 @@ from env_server.simulators.coherent_kinds import (
     vin_year,
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
+from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
+from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -61,6 +63,7 @@ from env_server.simulators.naming import (
     title_kind,
 )
 from env_server.simulators.timeline import draw_year
+from env_server.simulators.word_kinds import WORD_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -90,6 +93,8 @@ _POOL_SEED = 20260115
 def faker_pool(method: str) -> tuple[str, ...]:
     fake = Faker("en_US")
     fake.seed_instance(_POOL_SEED)
+    if method == "name":  # a person as rosters and bylines print them: no "Dr." or "DVM"
+        return tuple(f"{fake.first_name()} {fake.last_name()}" for _ in range(POOL_SIZE))
     return tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
 
 
@@ -387,3 +392,6 @@ KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magn
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
 KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)
+KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
+KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
+KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)

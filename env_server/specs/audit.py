@@ -53,6 +53,7 @@ from env_server.specs.audit_checks import (
 from env_server.specs.audit_imported import imported_hits
 from env_server.specs.audit_numeric import numeric_hits
 from env_server.specs.audit_text import text_checks
+from env_server.specs.domain_checks import domain_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.id_checks import id_format_hits
@@ -252,6 +253,7 @@ class _Auditor:
         yield from _tag(CheckKind.NUMERIC, numeric_hits(result, args, spec.profile.entity))
         yield from _tag(CheckKind.ID_FORMAT, id_format_hits(result, spec.profile.entity or "", _argument_texts(args)))
         yield from _tag(CheckKind.FORMAT, format_hits(spec, result, _argument_texts(args)))
+        yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
         yield from _tag(CheckKind.TIME, time_hits(result, args, today, session_now(today, 0)))

@@ -53,6 +53,7 @@ class CheckKind(str, Enum):
     QUESTION = "question"  # a search/list disagrees with its call (audit_lists)
     TIME = "time"
     FORMAT = "format"
+    DOMAIN = "domain"
     INFRA_ERROR = "infra_error"
 
 

@@ -21,6 +21,7 @@ from env_server.simulators import timeline
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
+from env_server.specs.sample_callers import NO_RULE, caller_value
 from env_server.specs.sample_rules import described_value
 from env_server.specs.sample_values import sample_value
 
@@ -43,6 +44,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             args[name] = sub["default"]
         elif isinstance(sub, dict) and (code := sample_currency(name, sub, gen)) is not None:
             args[name] = code
+        elif isinstance(sub, dict) and (ruled := caller_value(name, sub, gen, args)) is not NO_RULE:
+            args[name] = ruled  # what a caller sends (a language pair, a prefix, a UUID, ...)
         elif isinstance(sub, dict) and (said := sample_value(name, sub, gen)) is not None:
             args[name] = said  # what the description shows or names (an example, an E.164 number)
         else:
