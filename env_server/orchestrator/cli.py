@@ -19,6 +19,7 @@ from env_server.errors import CatalogError
 from env_server.orchestrator.errors import ScenarioError
 from env_server.orchestrator.loading import ScenarioLoad, default_scenarios_path, load_scenarios, scenario_files
 from env_server.orchestrator.record import record_file
+from env_server.orchestrator.splits import is_test_split
 from env_server.orchestrator.validate import Severity, validate_scenario
 
 scenarios_app = typer.Typer(help="List, show, check and record multi-task scenarios.", no_args_is_help=True)
@@ -60,16 +61,18 @@ def list_scenarios(scenarios: ScenariosOpt = None) -> None:
     """One row per scenario: id, tools, task types, subtypes."""
     loaded = _load(scenarios)
     table = Table(title_justify="left")
-    for column in ("id", "tools", "task types", "subtypes"):
+    for column in ("id", "split", "tools", "task types", "subtypes"):
         table.add_column(column)
     for s in loaded.scenarios:
         types = ", ".join(t.task_type.value for t in s.tasks)
         subtypes = ", ".join(t.subtype.value for t in s.tasks if t.subtype)
-        table.add_row(s.id, str(len(s.tool_names)), types, subtypes)
+        table.add_row(s.id, "test" if is_test_split(s) else "train", str(len(s.tool_names)), types, subtypes)
     out.print(table)
     by_type = Counter(t.task_type.value for s in loaded.scenarios for t in s.tasks)
     by_subtype = Counter(t.subtype.value for s in loaded.scenarios for t in s.tasks if t.subtype)
-    out.print(f"{len(loaded.scenarios)} scenarios, {sum(by_type.values())} tasks")
+    test = sum(is_test_split(s) for s in loaded.scenarios)
+    out.print(f"{len(loaded.scenarios)} scenarios ({test} test, {len(loaded.scenarios) - test} train), "
+              f"{sum(by_type.values())} tasks")
     out.print("by task type: " + ", ".join(f"{k} {v}" for k, v in sorted(by_type.items())))
     out.print("by subtype: " + ", ".join(f"{k} {v}" for k, v in sorted(by_subtype.items())))
     raise typer.Exit(1 if loaded.errors else 0)

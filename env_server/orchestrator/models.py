@@ -27,6 +27,13 @@ class ScenarioSource(str, Enum):
     WILDTOOLBENCH = "wildtoolbench"
 
 
+class Split(str, Enum):
+    """Which side of the evaluation split a scenario is on."""
+
+    TRAIN = "train"
+    TEST = "test"
+
+
 class AnswerType(str, Enum):
     """``prepare_to_answer`` argument: the final reply follows tool use, or is plain chat."""
 
@@ -88,6 +95,9 @@ class ScenarioSpec(BaseModel):
 
     id: str
     title: str | None = None
+    split: Split | None = Field(
+        default=None, description="Declared split; None (official files, generated scenarios) means undeclared."
+    )
     env_info: str = Field(description="Opaque environment text; starts with a YYYY-MM-DD date in our files.")
     seed: int = Field(default=0, description="Session seed used to record (and replay) the gold calls.")
     tools: list[str] = Field(default_factory=list, description="Catalog tool names offered in the scenario.")

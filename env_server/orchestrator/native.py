@@ -27,6 +27,7 @@ from env_server.orchestrator.models import (
     GoldNode,
     ScenarioSource,
     ScenarioSpec,
+    Split,
     TaskSpec,
     TaskType,
     TurnSubtype,
@@ -65,6 +66,7 @@ class NativeScenarioFile(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_]{2,63}$", description="Unique id; also the file stem.")
     title: str = Field(description="One line saying what the user is doing.")
+    split: Split = Field(description="'test': held out for evaluation (gold guarded); 'train': open for RL and development.")
     env_info: str = Field(description="'YYYY-MM-DD HH:MM:SS Weekday': the date sessions run on.")
     seed: int = Field(default=0, description="Session seed for recording and replay.")
     tools: list[str] = Field(default_factory=list, description="Catalog tool names offered to the agent.")
@@ -133,6 +135,7 @@ def to_scenario_spec(native: NativeScenarioFile, origin: str = "") -> ScenarioSp
     return ScenarioSpec(
         id=native.id,
         title=native.title,
+        split=native.split,
         env_info=native.env_info,
         seed=native.seed,
         tools=list(native.tools),
