@@ -31,7 +31,10 @@ from env_server.orchestrator.models import (
     TaskSpec,
     TaskType,
     TurnSubtype,
+    Variant,
+    Variants,
 )
+from env_server.scoring.rules import ArgRule
 
 REF_KEY = "$ref"
 _REF = re.compile(r"^(?:(\d+)\.)?(\d+):(.*)$")
@@ -50,6 +53,9 @@ class NativeNode(BaseModel):
         description="Real tools: written by `toolenv scenarios record`. Pseudo-actions: our text, may hold {{ref}}.",
     )
     user_input: str | None = Field(default=None, description="The user's reply to an ask node.")
+    match: dict[str, ArgRule] | None = Field(
+        default=None, description="Per-argument match rules (any_of, optional_default, free_text, number_tolerance)."
+    )
 
 
 class NativeTask(BaseModel):
@@ -59,6 +65,9 @@ class NativeTask(BaseModel):
     type: TaskType
     subtype: TurnSubtype | None = Field(default=None, description="Required on every task after the first.")
     nodes: list[NativeNode] = Field(min_length=1)
+    variants: Variants | None = Field(
+        default=None, description="Reasonable (accept) and wrong (reject) versions of the gold calls."
+    )
 
 
 class NativeScenarioFile(BaseModel):
@@ -129,9 +138,12 @@ def to_scenario_spec(native: NativeScenarioFile, origin: str = "") -> ScenarioSp
                     observation=observation,
                     dependency_list=list(node.dependency_list),
                     user_input=node.user_input,
+                    match=dict(node.match or {}),
                 )
             )
-        tasks.append(TaskSpec(user_message=task.user, task_type=task.type, subtype=task.subtype, nodes=nodes))
+        variants = _resolve_variants(t, task, observation_of, problems)
+        tasks.append(TaskSpec(user_message=task.user, task_type=task.type, subtype=task.subtype, nodes=nodes,
+                              variants=variants))
     return ScenarioSpec(
         id=native.id,
         title=native.title,
@@ -144,6 +156,29 @@ def to_scenario_spec(native: NativeScenarioFile, origin: str = "") -> ScenarioSp
         source=ScenarioSource.NATIVE,
         origin=origin,
         load_problems=problems,
+    )
+
+
+def _resolve_variants(
+    t: int, task: NativeTask, observation_of: Callable[[int, int], Any], problems: list[str]
+) -> Variants | None:
+    """The task's variants with their references resolved as the gold node's own would be."""
+    if task.variants is None:
+        return None
+
+    def one(kind: str, k: int, variant: Variant) -> Variant:
+        nodes = {}
+        for i, args in variant.nodes.items():
+            where = f"task {t} variants.{kind}.{k} node {i}"
+            if not 0 <= i < len(task.nodes):
+                problems.append(f"{where}: the task has no node {i}")
+                continue
+            nodes[i] = resolve_refs(args, _resolver(t, ancestors(task, i), observation_of, problems, where))
+        return Variant(why=variant.why, nodes=nodes or variant.nodes)
+
+    return Variants(
+        accept=[one("accept", k, v) for k, v in enumerate(task.variants.accept)],
+        reject=[one("reject", k, v) for k, v in enumerate(task.variants.reject)],
     )
 
 
