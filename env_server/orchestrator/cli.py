@@ -164,7 +164,7 @@ def _fair_gold(specs: list[ScenarioSpec], cat: Catalog) -> tuple[int, tuple[int,
         tools, _ = resolve_tools(spec, cat)
         lines = [str(f) for f in fair_gold_findings(spec, tools)]
         if is_test_split(spec) and spec.source is ScenarioSource.NATIVE:
-            lines += [f"{spec.id} {m}" for m in missing_variants(spec)]
+            lines += [f"{spec.id} {m}" for m in missing_variants(spec, function_tools(tools))]
         for outcome in grade_variants(spec, function_tools(tools)):
             tally = accepted if outcome.kind == ACCEPT else rejected
             tally[0] += outcome.ok

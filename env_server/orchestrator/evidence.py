@@ -69,7 +69,7 @@ class Evidence:
     def said(self, text: str) -> bool:
         """The user said ``text`` (case-insensitive, not inside a longer word)."""
         want = fold(text)
-        return bool(want) and re.search(rf"(?<!\w){re.escape(want)}(?!\w)", self.dialogue) is not None
+        return bool(want) and re.search(rf"(?<!\w){re.escape(want)}(?:e?s)?(?!\w)", self.dialogue) is not None
 
     def seen_in_results(self, text: str) -> bool:
         want = fold(text)
@@ -104,9 +104,10 @@ class Evidence:
         if clock:
             return f"{int(clock.group(1)):02d}:{clock.group(2)}" in self.times
         try:
-            return float(text) in self.numbers
+            number = float(text)
         except ValueError:
             return False
+        return number in (0, 1) or number in self.numbers
 
     def asked(self, value: Any, schema: dict[str, Any]) -> bool:
         """Did the user ask for this optional value? Enum choices must be named; others grounded."""

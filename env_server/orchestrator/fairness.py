@@ -76,13 +76,11 @@ def _node_findings(
     for key, value in args.items():
         rule = rules.get(key)
         prop = props.get(key) if isinstance(props.get(key), dict) else {}
-        if rule is not None and rule.optional_default:
-            continue  # leaving it out is correct, whatever gold says
+        if rule is not None and (rule.optional_default or rule.free_text is not None):
+            continue  # leaving it out is correct, or any text on the user's topic is (keywords checked above)
         if key not in required and not evidence.asked(value, prop):
             out.append((key, f"optional argument {value!r} the user did not ask for "
                              "(drop it, or add optional_default)"))
-            continue
-        if rule is not None and rule.free_text is not None:
             continue
         if rule is not None and _rule_grounds(rule, value, evidence):
             continue

@@ -76,15 +76,42 @@ def grade_variants(spec: ScenarioSpec, tools: list[dict[str, Any]]) -> list[Vari
 MIN_VARIANTS = 2
 
 
-def missing_variants(spec: ScenarioSpec) -> list[str]:
-    """Test-split tasks with tool calls need at least two accept and two reject variants."""
+def variation_ways(task: TaskSpec, schemas: dict[str, dict[str, Any]]) -> int:
+    """Kinds of reasonable variation the task's calls admit (capped at what the check asks for).
+
+    Key order (a call with two or more arguments), each match rule, an optional parameter with a
+    default that gold leaves out, a literal string argument (case and spacing). A call that only
+    passes an id from an earlier result admits none: there is no other reasonable way to write it.
+    """
+    ways = 0
+    for node in task.nodes:
+        if not node.is_tool_call:
+            continue
+        args = node.action.arguments
+        schema = schemas.get(node.action.name) or {}
+        props = schema.get("properties") or {}
+        ways += len(args) >= 2
+        ways += len(node.match or {})
+        ruled = set(node.match or {})
+        ways += any("default" in p and k not in args and k not in ruled and k not in (schema.get("required") or [])
+                    for k, p in props.items() if isinstance(p, dict))
+        ways += any(isinstance(v, str) and v != v.lower() and "enum" not in (props.get(k) or {})
+                    for k, v in args.items())
+    return ways
+
+
+def missing_variants(spec: ScenarioSpec, tools: list[dict[str, Any]]) -> list[str]:
+    """Test-split tasks with tool calls need two reject variants and two accept variants (fewer
+    accept ones only when the calls admit fewer kinds of variation, see :func:`variation_ways`)."""
+    schemas = {t["function"]["name"]: t["function"].get("parameters") or {} for t in tools}
     out = []
     for t, task in enumerate(spec.tasks):
         if not any(node.is_tool_call for node in task.nodes):
             continue
         accept = len(task.variants.accept) if task.variants else 0
         reject = len(task.variants.reject) if task.variants else 0
-        if accept < MIN_VARIANTS or reject < MIN_VARIANTS:
-            out.append(f"task {t}: a test-split task needs >= {MIN_VARIANTS} accept and >= {MIN_VARIANTS} reject "
+        need = min(MIN_VARIANTS, variation_ways(task, schemas))
+        if accept < need or reject < MIN_VARIANTS:
+            out.append(f"task {t}: a test-split task needs >= {need} accept and >= {MIN_VARIANTS} reject "
                        f"variants, has {accept} and {reject}")
     return out
