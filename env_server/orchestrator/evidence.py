@@ -73,8 +73,10 @@ class Evidence:
 
     def seen_in_results(self, text: str) -> bool:
         want = fold(text)
+        if not want:
+            return False
         pattern = re.compile(rf"(?<!\w){re.escape(want)}(?!\w)")
-        return bool(want) and any(want == s or pattern.search(s) for s in self.seen)
+        return any(want == s or (want in s and pattern.search(s)) for s in self.seen)
 
     def grounded(self, value: Any) -> bool:
         if value is None or isinstance(value, bool):
@@ -123,9 +125,9 @@ class Evidence:
         return all(any(_words_match(w, s) for s in spoken) for w in re.split(r"[_\-\s]+", value.casefold()) if w)
 
 
-def evidence_for(spec: ScenarioSpec, t: int, i: int, today: dt.date) -> Evidence:
-    """Evidence at node ``i`` of task ``t``."""
-    ev = _dialogue_evidence(spec, t, today)
+def evidence_for(spec: ScenarioSpec, t: int, i: int, today: dt.date, dialogue: Evidence | None = None) -> Evidence:
+    """Evidence at node ``i`` of task ``t`` (``dialogue``: :func:`dialogue_evidence` of task ``t``, if at hand)."""
+    ev = dialogue or dialogue_evidence(spec, t, today)
     seen = list(ev.seen)
     numbers = set(ev.numbers)
     for task_index, node_index in _earlier_nodes(spec, t, i):
@@ -165,7 +167,8 @@ def _collect(value: Any, strings: list[str], numbers: set[float]) -> None:
         numbers.update(_numbers_in(fold(str(value))))
 
 
-def _dialogue_evidence(spec: ScenarioSpec, t: int, today: dt.date) -> Evidence:
+def dialogue_evidence(spec: ScenarioSpec, t: int, today: dt.date) -> Evidence:
+    """What the user said in tasks 0..t (ask answers included) and what it resolves to."""
     said = [task.user_message for task in spec.tasks[: t + 1]]
     said += [n.user_input for task in spec.tasks[: t + 1] for n in task.nodes if n.user_input]
     text = fold(" \n ".join(said))
@@ -232,7 +235,7 @@ def _times_in(text: str) -> set[str]:
 def _codes_in(text: str) -> set[str]:
     codes = {code for alias, code in ALIASES.items() if re.search(rf"\b{alias}\b", text)}
     for names, found in _code_names():
-        if any(re.search(rf"(?<!\w){re.escape(n)}s?(?!\w)", text) for n in names):
+        if any(n in text and re.search(rf"(?<!\w){re.escape(n)}s?(?!\w)", text) for n in names):
             codes |= found
     return codes
 

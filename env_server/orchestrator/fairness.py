@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
-from env_server.orchestrator.evidence import Evidence, evidence_for
+from env_server.orchestrator.evidence import Evidence, dialogue_evidence, evidence_for
 from env_server.orchestrator.models import ScenarioSource, ScenarioSpec
 from env_server.scoring.rules import ArgRule
 
@@ -53,6 +53,7 @@ def fair_gold_findings(spec: ScenarioSpec, tools: dict[str, ToolSpec]) -> list[F
         return []
     out: list[FairnessFinding] = []
     for t, task in enumerate(spec.tasks):
+        dialogue = dialogue_evidence(spec, t, spec.today)
         for i, node in enumerate(task.nodes):
             if not node.is_tool_call:
                 if node.match:
@@ -61,7 +62,7 @@ def fair_gold_findings(spec: ScenarioSpec, tools: dict[str, ToolSpec]) -> list[F
             tool = tools.get(node.action.name)
             if tool is None:
                 continue
-            evidence = evidence_for(spec, t, i, spec.today)
+            evidence = evidence_for(spec, t, i, spec.today, dialogue)
             for path, message in _node_findings(node.action.arguments, node.match or {}, tool.input_schema, evidence):
                 out.append(FairnessFinding(spec.id, t, i, node.action.name, path, message))
     return out
@@ -79,8 +80,8 @@ def _node_findings(
         if rule is not None and (rule.optional_default or rule.free_text is not None):
             continue  # leaving it out is correct, or any text on the user's topic is (keywords checked above)
         if key not in required and not evidence.asked(value, prop):
-            out.append((key, f"optional argument {value!r} the user did not ask for "
-                             "(drop it, or add optional_default)"))
+            out.append((key, _free_text_message(value) if _is_free_text(value) else
+                        f"optional argument {value!r} the user did not ask for (drop it, or add optional_default)"))
             continue
         if rule is not None and _rule_grounds(rule, value, evidence):
             continue
@@ -108,11 +109,18 @@ def _value_findings(path: str, value: Any, schema: dict[str, Any], evidence: Evi
         return []
     if evidence.grounded(value):
         return []
-    if isinstance(value, str) and len(value.split()) >= FREE_TEXT_WORDS:
-        return [(path, f"free text the agent must author verbatim: {value!r} (add a free_text rule "
-                       "with keywords the user gave)")]
+    if _is_free_text(value):
+        return [(path, _free_text_message(value))]
     return [(path, f"{value!r} appears neither in the dialogue nor in an earlier observation, and the "
                    "dialogue does not resolve to it")]
+
+
+def _is_free_text(value: Any) -> bool:
+    return isinstance(value, str) and len(value.split()) >= FREE_TEXT_WORDS
+
+
+def _free_text_message(value: str) -> str:
+    return f"free text the agent must author verbatim: {value!r} (add a free_text rule with keywords the user gave)"
 
 
 def _rule_problems(

@@ -144,3 +144,14 @@ def test_native_grading_pairs_parallel_calls_whatever_their_key_order():
     wrong = _steps('{"subType": "AIRPORT", "city": "Faro"}', '{"city": "Lisbon", "subType": "AIRPORT"}')
     result = score_task(_task({}, parallel=True), wrong)
     assert not result.correct and "Faro" in result.grade.first_failed.pred_arguments
+
+
+def test_grading_official_drops_the_rules_of_native_gold_for_run_scoring():
+    from env_server.scoring.cli import gold_lookup
+    from env_server.scoring.rules import Grading
+
+    native = gold_lookup(None, None)("lisbon_comedy_weekend")
+    official = gold_lookup(None, None, Grading.OFFICIAL)("lisbon_comedy_weekend")
+    assert native is not None and official is not None
+    assert "Lisbon, Portugal" in native.tasks[0].nodes[0].match["city"].any_of
+    assert all(node.match is None for task in official.tasks for node in task.nodes)
