@@ -42,6 +42,12 @@ _WORD_DAY_MONTH = re.compile(rf"\b({'|'.join(ORDINALS)})\s+of\s+{_MONTH}\b")
 _WORD = re.compile(r"\w+")
 
 
+def sub_schema(schema: dict[str, Any], key: str) -> dict[str, Any]:
+    """``schema[key]`` when it is a JSON object (a property's or the items' schema), else ``{}``."""
+    value = schema.get(key)
+    return value if isinstance(value, dict) else {}
+
+
 def fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
@@ -114,8 +120,7 @@ class Evidence:
     def asked(self, value: Any, schema: dict[str, Any]) -> bool:
         """Did the user ask for this optional value? Enum choices must be named; others grounded."""
         if isinstance(value, list):
-            items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
-            return all(self.asked(v, items) for v in value)
+            return all(self.asked(v, sub_schema(schema, "items")) for v in value)
         if "enum" in schema and isinstance(value, str):
             return self.names_choice(value) or fold(value) in self.codes
         return self.grounded(value)

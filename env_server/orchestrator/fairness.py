@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
-from env_server.orchestrator.evidence import Evidence, dialogue_evidence, evidence_for
+from env_server.orchestrator.evidence import Evidence, dialogue_evidence, evidence_for, sub_schema
 from env_server.orchestrator.models import ScenarioSource, ScenarioSpec
 from env_server.scoring.rules import ArgRule
 
@@ -76,7 +76,7 @@ def _node_findings(
     out = _rule_problems(args, rules, props, required, evidence)
     for key, value in args.items():
         rule = rules.get(key)
-        prop = props.get(key) if isinstance(props.get(key), dict) else {}
+        prop = sub_schema(props, key)
         if rule is not None and (rule.optional_default or rule.free_text is not None):
             continue  # leaving it out is correct, or any text on the user's topic is (keywords checked above)
         if key not in required and not evidence.asked(value, prop):
@@ -101,9 +101,9 @@ def _value_findings(path: str, value: Any, schema: dict[str, Any], evidence: Evi
     """Ungrounded leaves of one argument value (nested objects and lists walked)."""
     if isinstance(value, dict):
         props = schema.get("properties") or {}
-        return [f for k, v in value.items() for f in _value_findings(f"{path}.{k}", v, props.get(k) or {}, evidence)]
+        return [f for k, v in value.items() for f in _value_findings(f"{path}.{k}", v, sub_schema(props, k), evidence)]
     if isinstance(value, list):
-        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        items = sub_schema(schema, "items")
         return [f for k, v in enumerate(value) for f in _value_findings(f"{path}[{k}]", v, items, evidence)]
     if "enum" in schema and value in schema["enum"] or isinstance(value, bool) or value is None:
         return []

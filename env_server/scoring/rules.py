@@ -154,8 +154,8 @@ def check_call_native(
         return result
     props = (parameters or {}).get("properties") or {}
     for key, rule in rules.items():
-        schema = props.get(key) if isinstance(props.get(key), dict) else {}
-        default = schema.get("default", _ABSENT)
+        schema = props.get(key)
+        default = schema.get("default", _ABSENT) if isinstance(schema, dict) else _ABSENT
         result = rule.judge(pred.get(key, _ABSENT), gold.get(key, _ABSENT), key, default, q)
         if not result.ok:
             return result
