@@ -29,6 +29,7 @@ from env_server.errors import SessionError
 from env_server.http_guard import is_loopback
 from env_server.orchestrator.cli import scenarios_app
 from env_server.scoring.cli import score_app
+from env_server.scoring.rules import Grading
 from env_server.specs.cli import specs_app
 
 if TYPE_CHECKING:
@@ -135,6 +136,11 @@ def serve(
         "Sync each call's journal line to disk before answering it, so answered calls survive a power loss, "
         "not only a killed server; costs one disk sync per call. Applies to the journal beside a database "
         "file (the default over HTTP; with --stdio it needs --db)."))] = _SETTING["fsync"].default,
+    # -- grading of native scenarios --
+    grading: Annotated[Grading, typer.Option(case_sensitive=False, help=(
+        "How live scenario sessions and RL envs judge gold calls. native: with the per-argument match rules of "
+        "native scenarios (equivalent values, omittable defaults, free text by keywords, number tolerance); "
+        "official: the official WildToolBench checker alone, rules ignored."))] = _SETTING["grading"].default,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -162,6 +168,7 @@ def serve(
         max_mcp_body_bytes=max_mcp_body_bytes,
         max_logged_json_chars=max_logged_chars,
         fsync=fsync,
+        grading=grading,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     if fsync and stdio and db is None:

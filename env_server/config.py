@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from env_server.scoring.rules import Grading
 from env_server.simulators.base import DEFAULT_TODAY
 from state.store import Durability
 
@@ -117,6 +118,12 @@ class ServerSettings(BaseModel):
     max_logged_json_chars: int = Field(
         default=256 * KIB, ge=256,
         description="Arguments or a result longer than this as JSON are logged as a marker with their size and SHA-256.")
+
+    # -- grading of native scenarios (scoring/rules.py) --
+    grading: Grading = Field(
+        default=Grading.NATIVE,
+        description=("native: gold calls of native scenarios are matched with their per-argument match rules; "
+                     "official: the official WildToolBench checker alone (rules ignored)."))
 
     @model_validator(mode="after")
     def _fsync_needs_the_journal(self) -> ServerSettings:

@@ -123,6 +123,7 @@ def generate_native(seed: int, settings: GeneratorSettings | None = None, catalo
         return NativeScenarioFile(
             id=scenario_id(seed, settings),
             title=f"Generated: {pack.nouns} with {flow.family} (seed {seed}).",
+            split="train",
             env_info=moment.strftime("%Y-%m-%d %H:%M:%S %A"),
             seed=seed,
             tools=list(flow.tools),

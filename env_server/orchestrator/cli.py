@@ -17,9 +17,14 @@ from rich.table import Table
 from env_server.catalog import Catalog, load_catalog
 from env_server.errors import CatalogError
 from env_server.orchestrator.errors import ScenarioError
+from env_server.orchestrator.fairness import fair_gold_findings
+from env_server.orchestrator.gold import function_tools
 from env_server.orchestrator.loading import ScenarioLoad, default_scenarios_path, load_scenarios, scenario_files
+from env_server.orchestrator.models import ScenarioSource, ScenarioSpec
 from env_server.orchestrator.record import record_file
-from env_server.orchestrator.validate import Severity, validate_scenario
+from env_server.orchestrator.splits import is_test_split
+from env_server.orchestrator.validate import Severity, resolve_tools, validate_scenario
+from env_server.orchestrator.variants import ACCEPT, grade_variants, missing_variants
 
 scenarios_app = typer.Typer(help="List, show, check and record multi-task scenarios.", no_args_is_help=True)
 out = Console(soft_wrap=True)
@@ -60,16 +65,18 @@ def list_scenarios(scenarios: ScenariosOpt = None) -> None:
     """One row per scenario: id, tools, task types, subtypes."""
     loaded = _load(scenarios)
     table = Table(title_justify="left")
-    for column in ("id", "tools", "task types", "subtypes"):
+    for column in ("id", "split", "tools", "task types", "subtypes"):
         table.add_column(column)
     for s in loaded.scenarios:
         types = ", ".join(t.task_type.value for t in s.tasks)
         subtypes = ", ".join(t.subtype.value for t in s.tasks if t.subtype)
-        table.add_row(s.id, str(len(s.tool_names)), types, subtypes)
+        table.add_row(s.id, "test" if is_test_split(s) else "train", str(len(s.tool_names)), types, subtypes)
     out.print(table)
     by_type = Counter(t.task_type.value for s in loaded.scenarios for t in s.tasks)
     by_subtype = Counter(t.subtype.value for s in loaded.scenarios for t in s.tasks if t.subtype)
-    out.print(f"{len(loaded.scenarios)} scenarios, {sum(by_type.values())} tasks")
+    test = sum(is_test_split(s) for s in loaded.scenarios)
+    out.print(f"{len(loaded.scenarios)} scenarios ({test} test, {len(loaded.scenarios) - test} train), "
+              f"{sum(by_type.values())} tasks")
     out.print("by task type: " + ", ".join(f"{k} {v}" for k, v in sorted(by_type.items())))
     out.print("by subtype: " + ", ".join(f"{k} {v}" for k, v in sorted(by_subtype.items())))
     raise typer.Exit(1 if loaded.errors else 0)
@@ -114,7 +121,12 @@ def check_scenarios(
     catalog: CatalogOpt = None,
     show_warnings: Annotated[bool, typer.Option("--warnings/--no-warnings", help="Print every warning, not just the count.")] = True,
 ) -> None:
-    """Validate every scenario; exit 1 when any has an error."""
+    """Validate every scenario and its fair gold (native files); exit 1 on any error or finding.
+
+    Fair gold: every gold argument is grounded in the dialogue, an earlier result or what the dialogue
+    resolves to (or a match rule makes it fair), optional arguments are asked for, and no free text must be
+    written verbatim. Test-split sessions need graded variants; every variant must grade as declared.
+    """
     loaded = _load(scenarios)
     cat = _catalog(catalog)
     errors = len(loaded.errors)
@@ -134,9 +146,37 @@ def check_scenarios(
                 warnings += 1
                 if show_warnings:
                     out.print(f"[yellow]warning[/yellow] {p.scenario_id} {p.where}: {p.message}")
+    findings, accepted, rejected = _fair_gold(loaded.scenarios, cat)
     tasks = sum(len(s.tasks) for s in loaded.scenarios)
-    out.print(f"{len(loaded.scenarios)} scenarios, {tasks} tasks: {errors} errors, {warnings} warnings")
-    raise typer.Exit(1 if errors else 0)
+    out.print(f"{len(loaded.scenarios)} scenarios, {tasks} tasks: {errors} errors, {warnings} warnings, "
+              f"{findings} fair-gold findings")
+    out.print(f"variants: {accepted[0]}/{accepted[1]} accept variants accepted, "
+              f"{rejected[0]}/{rejected[1]} reject variants rejected")
+    raise typer.Exit(1 if errors or findings else 0)
+
+
+def _fair_gold(specs: list[ScenarioSpec], cat: Catalog) -> tuple[int, tuple[int, int], tuple[int, int]]:
+    """Print fair-gold findings and misgraded variants; returns (findings, accept ok/all, reject ok/all)."""
+    findings = 0
+    accepted = [0, 0]
+    rejected = [0, 0]
+    for spec in specs:
+        tools, _ = resolve_tools(spec, cat)
+        lines = [str(f) for f in fair_gold_findings(spec, tools)]
+        if is_test_split(spec) and spec.source is ScenarioSource.NATIVE:
+            lines += [f"{spec.id} {m}" for m in missing_variants(spec, function_tools(tools))]
+        for outcome in grade_variants(spec, function_tools(tools)):
+            tally = accepted if outcome.kind == ACCEPT else rejected
+            tally[0] += outcome.ok
+            tally[1] += 1
+            if not outcome.ok:
+                verdict = "accepted" if outcome.correct else "rejected"
+                lines.append(f"{spec.id} task {outcome.task} variants.{outcome.kind}.{outcome.index} "
+                             f"({outcome.why}): {verdict} by native grading ({outcome.reason})")
+        for line in lines:
+            out.print(f"[red]unfair[/red]  {line}")
+        findings += len(lines)
+    return findings, (accepted[0], accepted[1]), (rejected[0], rejected[1])
 
 
 @scenarios_app.command("record")

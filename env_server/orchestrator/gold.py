@@ -14,6 +14,7 @@ from env_server.orchestrator.errors import ScenarioError
 from env_server.orchestrator.models import ScenarioSpec, TaskSpec
 from env_server.orchestrator.validate import resolve_tools
 from env_server.scoring import GoldNode, GoldSession, GoldTask
+from env_server.scoring.rules import Grading
 
 
 def scenario_tools(spec: ScenarioSpec, catalog: Catalog) -> dict[str, ToolSpec]:
@@ -36,7 +37,10 @@ def function_tools(tools: dict[str, ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
-def gold_task(task: TaskSpec, position: int, tools: list[dict[str, Any]]) -> GoldTask:
+def gold_task(
+    task: TaskSpec, position: int, tools: list[dict[str, Any]], grading: Grading = Grading.NATIVE
+) -> GoldTask:
+    """One task's gold; ``Grading.OFFICIAL`` drops the native match rules (the official checker alone)."""
     nodes = [
         GoldNode(
             index=i,
@@ -45,6 +49,7 @@ def gold_task(task: TaskSpec, position: int, tools: list[dict[str, Any]]) -> Gol
             dependencies=tuple(node.dependency_list),
             observation=node.observation,
             user_input=node.user_input,
+            match=node.match if grading is Grading.NATIVE else None,
         )
         for i, node in enumerate(task.nodes)
     ]
@@ -57,6 +62,7 @@ def gold_task(task: TaskSpec, position: int, tools: list[dict[str, Any]]) -> Gol
     )
 
 
-def gold_session(spec: ScenarioSpec, tools: dict[str, ToolSpec]) -> GoldSession:
+def gold_session(spec: ScenarioSpec, tools: dict[str, ToolSpec], grading: Grading = Grading.NATIVE) -> GoldSession:
     offered = function_tools(tools)
-    return GoldSession(session_id=spec.id, tasks=[gold_task(t, i, offered) for i, t in enumerate(spec.tasks)])
+    tasks = [gold_task(t, i, offered, grading) for i, t in enumerate(spec.tasks)]
+    return GoldSession(session_id=spec.id, tasks=tasks)

@@ -13,7 +13,7 @@ batch of concurrent requests), else open a new step; such tasks are reported wit
 ``approximate_grouping``. A step is judged when the next one opens or the agent replies.
 
 Observations. A call is paired tentatively with a gold node of the candidate steps that can
-still contain it; if its arguments pass the strict argument check against that node, the
+still contain it; if its arguments pass the argument check against that node (its native match rules included), the
 node's recorded observation is pinned for it, so the call returns exactly that. Any other
 call is answered by the simulator: the world stays live.
 
@@ -52,9 +52,9 @@ from env_server.scoring import (
     PredictedStep,
     TaskMatcher,
     TaskScore,
-    check_call_strict,
     score_matcher,
 )
+from env_server.scoring.rules import check_gold_call
 from env_server.session_types import CallOutcome
 
 STEP_META_KEY = "toolenv/step"
@@ -261,7 +261,7 @@ class ScenarioSession:
                 node = nodes[i]
                 if node.name != name or i in step.claimed or not isinstance(node.observation, dict):
                     continue
-                if check_call_strict(parameters, arguments, node.arguments).ok:
+                if check_gold_call(parameters, arguments, node.arguments, node.match).ok:
                     self.env.pin_observation(self.session_id, name, arguments, node.observation)
                     step.claimed.add(i)
                     return True

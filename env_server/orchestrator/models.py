@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 # One definition of the task labels and pseudo-actions, shared with the scoring engine.
 from env_server.scoring.models import ASK as ASK  # re-exported for the generator
 from env_server.scoring.models import PREPARE, PSEUDO_ACTIONS, TaskType, TurnSubtype
+from env_server.scoring.rules import ArgRule
 
 _DATE_PREFIX = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
 
@@ -25,6 +26,13 @@ _DATE_PREFIX = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})")
 class ScenarioSource(str, Enum):
     NATIVE = "native"
     WILDTOOLBENCH = "wildtoolbench"
+
+
+class Split(str, Enum):
+    """Which side of the evaluation split a scenario is on."""
+
+    TRAIN = "train"
+    TEST = "test"
 
 
 class AnswerType(str, Enum):
@@ -58,11 +66,34 @@ class GoldNode(BaseModel):
     )
     dependency_list: list[int] = Field(default_factory=list, description="Nodes of the same task that come first.")
     user_input: str | None = Field(default=None, description="The user's reply, on ask nodes only.")
+    match: dict[str, ArgRule] | None = Field(
+        default=None, description="Native per-argument match rules; None for official data (graded officially)."
+    )
     extra_fields: dict[str, Any] = Field(default_factory=dict, description="Unknown keys kept from the source.")
 
     @property
     def is_tool_call(self) -> bool:
         return not self.action.is_pseudo
+
+
+class Variant(BaseModel):
+    """A reasonable (accept) or wrong (reject) way to make a task's gold calls."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    why: str = Field(min_length=1, description="What the variant changes, e.g. 'key order', 'wrong date'.")
+    nodes: dict[int, dict[str, Any]] = Field(
+        min_length=1, description="Gold node index -> the arguments the variant calls it with (values may be $ref)."
+    )
+
+
+class Variants(BaseModel):
+    """Held-out style variants of a task's gold calls; native grading must accept / reject each."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    accept: list[Variant] = Field(default_factory=list)
+    reject: list[Variant] = Field(default_factory=list)
 
 
 class TaskSpec(BaseModel):
@@ -74,6 +105,7 @@ class TaskSpec(BaseModel):
     task_type: TaskType
     subtype: TurnSubtype | None = Field(default=None, description="None for the first task ('First Turn').")
     nodes: list[GoldNode]
+    variants: Variants | None = Field(default=None, description="Native files only: graded variants of the gold.")
 
     @property
     def prepare_node(self) -> GoldNode | None:
@@ -88,6 +120,9 @@ class ScenarioSpec(BaseModel):
 
     id: str
     title: str | None = None
+    split: Split | None = Field(
+        default=None, description="Declared split; None (official files, generated scenarios) means undeclared."
+    )
     env_info: str = Field(description="Opaque environment text; starts with a YYYY-MM-DD date in our files.")
     seed: int = Field(default=0, description="Session seed used to record (and replay) the gold calls.")
     tools: list[str] = Field(default_factory=list, description="Catalog tool names offered in the scenario.")

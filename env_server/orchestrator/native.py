@@ -27,10 +27,14 @@ from env_server.orchestrator.models import (
     GoldNode,
     ScenarioSource,
     ScenarioSpec,
+    Split,
     TaskSpec,
     TaskType,
     TurnSubtype,
+    Variant,
+    Variants,
 )
+from env_server.scoring.rules import ArgRule
 
 REF_KEY = "$ref"
 _REF = re.compile(r"^(?:(\d+)\.)?(\d+):(.*)$")
@@ -49,6 +53,9 @@ class NativeNode(BaseModel):
         description="Real tools: written by `toolenv scenarios record`. Pseudo-actions: our text, may hold {{ref}}.",
     )
     user_input: str | None = Field(default=None, description="The user's reply to an ask node.")
+    match: dict[str, ArgRule] | None = Field(
+        default=None, description="Per-argument match rules (any_of, optional_default, free_text, number_tolerance)."
+    )
 
 
 class NativeTask(BaseModel):
@@ -58,6 +65,9 @@ class NativeTask(BaseModel):
     type: TaskType
     subtype: TurnSubtype | None = Field(default=None, description="Required on every task after the first.")
     nodes: list[NativeNode] = Field(min_length=1)
+    variants: Variants | None = Field(
+        default=None, description="Reasonable (accept) and wrong (reject) versions of the gold calls."
+    )
 
 
 class NativeScenarioFile(BaseModel):
@@ -65,6 +75,7 @@ class NativeScenarioFile(BaseModel):
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_]{2,63}$", description="Unique id; also the file stem.")
     title: str = Field(description="One line saying what the user is doing.")
+    split: Split = Field(description="'test': held out for evaluation (gold guarded); 'train': open for RL and development.")
     env_info: str = Field(description="'YYYY-MM-DD HH:MM:SS Weekday': the date sessions run on.")
     seed: int = Field(default=0, description="Session seed for recording and replay.")
     tools: list[str] = Field(default_factory=list, description="Catalog tool names offered to the agent.")
@@ -127,12 +138,16 @@ def to_scenario_spec(native: NativeScenarioFile, origin: str = "") -> ScenarioSp
                     observation=observation,
                     dependency_list=list(node.dependency_list),
                     user_input=node.user_input,
+                    match=dict(node.match or {}),
                 )
             )
-        tasks.append(TaskSpec(user_message=task.user, task_type=task.type, subtype=task.subtype, nodes=nodes))
+        variants = _resolve_variants(t, task, observation_of, problems)
+        tasks.append(TaskSpec(user_message=task.user, task_type=task.type, subtype=task.subtype, nodes=nodes,
+                              variants=variants))
     return ScenarioSpec(
         id=native.id,
         title=native.title,
+        split=native.split,
         env_info=native.env_info,
         seed=native.seed,
         tools=list(native.tools),
@@ -141,6 +156,29 @@ def to_scenario_spec(native: NativeScenarioFile, origin: str = "") -> ScenarioSp
         source=ScenarioSource.NATIVE,
         origin=origin,
         load_problems=problems,
+    )
+
+
+def _resolve_variants(
+    t: int, task: NativeTask, observation_of: Callable[[int, int], Any], problems: list[str]
+) -> Variants | None:
+    """The task's variants with their references resolved as the gold node's own would be."""
+    if task.variants is None:
+        return None
+
+    def one(kind: str, k: int, variant: Variant) -> Variant:
+        nodes = {}
+        for i, args in variant.nodes.items():
+            where = f"task {t} variants.{kind}.{k} node {i}"
+            if not 0 <= i < len(task.nodes):
+                problems.append(f"{where}: the task has no node {i}")
+                continue
+            nodes[i] = resolve_refs(args, _resolver(t, ancestors(task, i), observation_of, problems, where))
+        return Variant(why=variant.why, nodes=nodes or variant.nodes)
+
+    return Variants(
+        accept=[one("accept", k, v) for k, v in enumerate(task.variants.accept)],
+        reject=[one("reject", k, v) for k, v in enumerate(task.variants.reject)],
     )
 
 

@@ -106,7 +106,7 @@ class ScenarioSessions:
         session = ScenarioSession(
             sid,
             spec,
-            gold_session(spec, offered),
+            gold_session(spec, offered, self.env.settings.grading),
             self.env,
             max_steps=max_steps or self.max_steps,
             overlap_window=self.overlap_window,

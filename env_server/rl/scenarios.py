@@ -107,7 +107,7 @@ class ScenarioPool:
             tools = scenario_tools(spec, self.environment.catalog)
         except ScenarioError as exc:
             raise OptionsError(str(exc)) from None
-        return ScenarioEntry(spec, [(n, t.name) for n, t in tools.items()], gold_session(spec, tools),
+        return ScenarioEntry(spec, [(n, t.name) for n, t in tools.items()], gold_session(spec, tools, self.environment.settings.grading),
                              function_tools(tools))
 
     def open(self, entry: ScenarioEntry, *, world_seed: int | None, max_calls: int | None) -> ScenarioSession:

@@ -33,6 +33,7 @@ from env_server.scoring.official_files import EXTRAS_FILE, METRIC_FILE, SCORE_FI
 from env_server.scoring.qaoa import QaoaFormat, QaoaSource, write_qaoa
 from env_server.scoring.report import ScoredRun, comparison_table, metrics_document, unique_names
 from env_server.scoring.report_files import write_comparison, write_reports
+from env_server.scoring.rules import Grading
 from env_server.scoring.runs import GoldLookup, load_run
 from env_server.scoring.scorer import ScoringOptions
 
@@ -122,7 +123,12 @@ CatalogOpt = Annotated[list[Path] | None, typer.Option("--catalog", "-c", help="
                                                        "default: the built-in catalog).")]
 
 
-def gold_lookup(scenarios: Path | None, catalog: list[Path] | None) -> GoldLookup:
+GradingOpt = Annotated[Grading, typer.Option(case_sensitive=False, help=(
+    "Run directories over native scenarios: native applies their per-argument match rules; official grades with "
+    "the official checker alone (rules ignored). Official result files are always graded officially."))]
+
+
+def gold_lookup(scenarios: Path | None, catalog: list[Path] | None, grading: Grading = Grading.NATIVE) -> GoldLookup:
     """Gold sessions of the scenarios at ``scenarios``, built as the live orchestrator builds them."""
     # Imported here: the orchestrator depends on this package, not the other way round.
     from env_server.catalog import load_catalog
@@ -136,17 +142,17 @@ def gold_lookup(scenarios: Path | None, catalog: list[Path] | None) -> GoldLooku
     def lookup(scenario_id: str) -> GoldSession | None:
         if scenario_id not in cache:
             spec = load.get(scenario_id)
-            cache[scenario_id] = gold_session(spec, scenario_tools(spec, cat)) if spec is not None else None
+            cache[scenario_id] = gold_session(spec, scenario_tools(spec, cat), grading) if spec is not None else None
         return cache[scenario_id]
 
     return lookup
 
 
 def _load_all(inputs: list[Path], data: Path | None, mode: ArgsMode, scenarios: Path | None = None,
-              catalog: list[Path] | None = None) -> list[ScoredRun]:
+              catalog: list[Path] | None = None, grading: Grading = Grading.NATIVE) -> list[ScoredRun]:
     try:
         resolved = [resolve_input(p) for p in inputs]
-        gold_for = gold_lookup(scenarios, catalog) if any(p.is_dir() for p in resolved) else None
+        gold_for = gold_lookup(scenarios, catalog, grading) if any(p.is_dir() for p in resolved) else None
         return [load_run(path, data, ScoringOptions(mode=mode), gold_for=gold_for) for path in resolved]
     except (ScoringError, ToolenvError) as exc:
         err.print(f"[red]error:[/red] {exc}")
@@ -164,8 +170,8 @@ def _print_comparison(runs: list[ScoredRun]) -> None:
 
 
 def _report(inputs: list[Path], data: Path | None, mode: ArgsMode, out_dir: Path, scenarios: Path | None = None,
-            catalog: list[Path] | None = None) -> None:
-    runs = _load_all(inputs, data, mode, scenarios, catalog)
+            catalog: list[Path] | None = None, grading: Grading = Grading.NATIVE) -> None:
+    runs = _load_all(inputs, data, mode, scenarios, catalog, grading)
     if len(runs) == 1:
         print_report(runs[0].report)
         paths = write_reports(runs[0], out_dir)
@@ -184,9 +190,10 @@ def score_report(
     mode: ModeOpt = ArgsMode.STRICT,
     scenarios: ScenariosOpt = None,
     catalog: CatalogOpt = None,
+    grading: GradingOpt = Grading.NATIVE,
 ) -> None:
     """Score one or more runs; write metrics.json, summary.md and report.html (and a comparison)."""
-    _report(inputs, data, mode, out_dir, scenarios, catalog)
+    _report(inputs, data, mode, out_dir, scenarios, catalog, grading)
 
 
 @score_app.command("run")
@@ -198,10 +205,11 @@ def score_run(
     mode: ModeOpt = ArgsMode.STRICT,
     scenarios: ScenariosOpt = None,
     catalog: CatalogOpt = None,
+    grading: GradingOpt = Grading.NATIVE,
 ) -> None:
     """Score run directories with the same engine and write the reports."""
     default = run_dirs[0] / "score" if len(run_dirs) == 1 else Path("score-report")
-    _report(run_dirs, None, mode, out_dir or default, scenarios, catalog)
+    _report(run_dirs, None, mode, out_dir or default, scenarios, catalog, grading)
 
 
 @score_app.command("export-qaoa")
@@ -221,8 +229,9 @@ def export_qaoa(
     mode: ModeOpt = ArgsMode.STRICT,
     scenarios: ScenariosOpt = None,
     catalog: CatalogOpt = None,
+    grading: GradingOpt = Grading.NATIVE,
 ) -> None:
     """Write each session as a QAOA conversation (human / function_call / observation / gpt turns)."""
-    run = _load_all([source_path], data, mode, scenarios, catalog)[0]
+    run = _load_all([source_path], data, mode, scenarios, catalog, grading)[0]
     count = write_qaoa(run, out_file, source, correct_only, fmt)
     out.print(f"wrote {count} sessions to {out_file}")

@@ -19,6 +19,7 @@ from env_server.scoring.args_paper import PaperError, pair_calls_paper
 from env_server.scoring.args_strict import OFFICIAL, ArgErrorKind, StrictQuirks, check_call_strict, parse_arguments
 from env_server.scoring.matching import StepRecord
 from env_server.scoring.models import PSEUDO_ACTIONS, GoldTask, PredictedCall
+from env_server.scoring.rules import check_call_native, pair_native
 
 
 class ArgsMode(str, Enum):
@@ -111,6 +112,8 @@ def check_step_calls(
                           paper_errors=score.errors, score=score.score)
             )
         return out
+    if record.graded_natively:
+        return check_step_natively(record, parameters, quirks)
     key = (lambda c: (c.name, c.arguments)) if quirks.pair_by_raw_strings else (lambda c: (c.name, _canonical(c.arguments)))
     preds = sorted(calls, key=key)
     golds = sorted(record.gold_actions)
@@ -118,6 +121,28 @@ def check_step_calls(
     for call, (_, gold_args) in zip(preds, golds, strict=False):
         result = check_call_strict(parameters.get(call.name), call.arguments, gold_args, quirks)
         out.append(CallCheck(record.index, call.name, call.arguments, gold_args, result.ok, result.message,
+                             strict_kind=result.kind, score=1.0 if result.ok else 0.0))
+    return out
+
+
+def check_step_natively(
+    record: StepRecord, parameters: dict[str, dict[str, Any]], quirks: StrictQuirks = OFFICIAL
+) -> list[CallCheck]:
+    """Native grading: the match rules apply, and parallel calls pair in whatever order passes."""
+    golds = [(name, args, rules or {}) for (name, args), rules in zip(record.gold_actions, record.gold_rules, strict=False)]
+    calls = [(c.name, c.arguments) for c in record.step.calls]
+    pairing = pair_native(calls, golds, parameters, quirks)
+    order = sorted(range(len(calls)), key=lambda i: (calls[i][0], _canonical(calls[i][1])))
+    if pairing is None:  # no pairing passes: report the one the official checker would use
+        gold_order = sorted(range(len(golds)), key=lambda j: golds[j][:2])
+        pairs = list(zip(order, gold_order, strict=False))
+    else:
+        pairs = [(i, pairing[i]) for i in order]
+    out = []
+    for i, j in pairs:
+        name, raw = calls[i]
+        result = check_call_native(parameters.get(name), raw, golds[j][1], golds[j][2], quirks)
+        out.append(CallCheck(record.index, name, raw, golds[j][1], result.ok, result.message,
                              strict_kind=result.kind, score=1.0 if result.ok else 0.0))
     return out
 

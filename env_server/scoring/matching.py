@@ -11,13 +11,14 @@ official loop does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from env_server.scoring.models import ASK, PREPARE, GoldTask, PredictedStep, ScoringError
 from env_server.scoring.paths import PathCursor, PathEngine
+from env_server.scoring.rules import ArgRule
 
 EMPTY_OUTPUT_REASON = "tool_calls and content are None or empty"
 PARSE_FAILED_REASON = "parse tool_calls failed"
@@ -52,6 +53,12 @@ class StepRecord:
     gold_actions: tuple[tuple[str, str], ...] = ()
     reason: str | None = None
     candidates: tuple[tuple[str, ...], ...] = ()
+    gold_rules: tuple[Mapping[str, ArgRule] | None, ...] = ()
+    """Native match rules of ``gold_actions`` (same order); None entries grade officially."""
+
+    @property
+    def graded_natively(self) -> bool:
+        return any(rules is not None for rules in self.gold_rules)
 
     @property
     def name_ok(self) -> bool:
@@ -111,7 +118,8 @@ class TaskMatcher:
     def _record(self, index: int, step: PredictedStep, status: StepStatus, nodes: tuple[int, ...] = ()) -> StepRecord:
         ordered = self._sorted_nodes(nodes)
         actions = tuple((self.task.nodes[i].name, self.task.nodes[i].arguments_json()) for i in ordered)
-        return StepRecord(index, step, status, ordered, actions)
+        rules = tuple(self.task.nodes[i].match for i in ordered)
+        return StepRecord(index, step, status, ordered, actions, gold_rules=rules)
 
     def _name_error(self, index: int, step: PredictedStep) -> StepRecord:
         logged: list[tuple[str, ...]] = []

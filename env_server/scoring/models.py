@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from env_server.errors import ToolenvError
+from env_server.scoring.rules import ArgRule
 
 PREPARE = "prepare_to_answer"
 ASK = "ask_user_for_required_parameters"
@@ -59,6 +60,10 @@ class GoldNode(BaseModel):
     dependencies: tuple[int, ...] = Field(default=(), description="Indices of nodes that must run first.")
     observation: Any = Field(default=None, description="Tool output, question text or final answer text.")
     user_input: str | None = Field(default=None, description="The user's reply after an ask node.")
+    match: dict[str, ArgRule] | None = Field(
+        default=None,
+        description="Native match rules per argument; None: graded by the official checker alone (official data).",
+    )
 
     @property
     def is_pseudo(self) -> bool:

@@ -38,6 +38,35 @@ def test_a_gold_call_returns_the_pinned_observation_and_the_task_is_correct(live
     assert session.entries[0].pinned
 
 
+def test_an_equivalent_value_allowed_by_a_match_rule_is_pinned_and_correct(live):
+    env, registry = live
+    session, _ = registry.create("lisbon_comedy_weekend", seed=999)
+    node = session.spec.tasks[0].nodes[0]
+    assert "Lisbon, Portugal" in node.match["city"].any_of
+    variant = {**node.action.arguments, "city": "Lisbon, Portugal"}
+    outcome = env.call_tool(session.session_id, node.action.name, variant, {STEP_META_KEY: "a"})
+    assert outcome.result == node.observation and session.entries[0].pinned
+    session.reply("Here are the shows.")
+    assert session.result().tasks[0].label == "correct"
+
+
+def test_official_grading_ignores_match_rules_live(builtin_catalog, builtin_scenarios):
+    from env_server.config import ServerSettings
+    from env_server.environment import ToolEnvironment
+    from env_server.orchestrator.sessions import registry_for
+    from state import Database
+
+    env = ToolEnvironment(builtin_catalog, Database(), ServerSettings(grading="official"))
+    session, _ = registry_for(env, builtin_scenarios).create("lisbon_comedy_weekend", seed=999)
+    node = session.spec.tasks[0].nodes[0]
+    variant = {**node.action.arguments, "city": "Lisbon, Portugal"}
+    env.call_tool(session.session_id, node.action.name, variant, {STEP_META_KEY: "a"})
+    assert not session.entries[0].pinned
+    session.reply("Here are the shows.")
+    report = session.result().tasks[0]
+    assert report.label == "error" and report.arguments_ok is False
+
+
 def test_a_wrong_argument_call_gets_the_simulators_answer_and_fails_the_task_with_a_reason(live):
     env, registry = live
     session, _ = registry.create("lisbon_comedy_weekend")

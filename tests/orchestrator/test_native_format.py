@@ -31,6 +31,7 @@ def prepare(deps: list[int], text: str = "Done.", chat: bool = False) -> dict[st
 SHOWS = {
     "id": "tiny_show_night",
     "title": "Find a show, book it, cancel it.",
+    "split": "train",
     "env_info": "2026-02-02 10:00:00 Monday",
     "seed": 5,
     "tools": ["ticketmaster_search_shows", "ticketmaster_get_show", "ticketmaster_book_tickets", "ticketmaster_cancel_booking"],
@@ -115,6 +116,27 @@ def test_unknown_keys_in_a_native_file_are_rejected(tmp_path: Path):
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ScenarioFormatError, match=r"tasks\.0\.nodes\.0\.args: Extra inputs are not permitted"):
         load_native_file(path)
+
+
+def test_a_native_file_must_declare_its_split(tmp_path: Path):
+    data = copy.deepcopy(SHOWS)
+    del data["split"]
+    path = tmp_path / "tiny_show_night.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ScenarioFormatError, match=r"split: Field required"):
+        load_native_file(path)
+    data["split"] = "holdout"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ScenarioFormatError, match=r"split: Input should be 'train' or 'test'"):
+        load_native_file(path)
+    assert load_native_file(_written(tmp_path, SHOWS)).split == "train"
+
+
+def _written(tmp_path: Path, data: dict[str, Any]) -> Path:
+    path = tmp_path / "ok" / f"{data['id']}.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
 
 
 def test_a_file_named_differently_from_its_id_is_reported(tmp_path: Path):

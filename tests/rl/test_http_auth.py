@@ -8,7 +8,7 @@ import pytest
 from clients.rollout_client import RolloutClient
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
-from env_server.orchestrator.models import ScenarioSpec
+from env_server.orchestrator.models import ScenarioSpec, Split
 from env_server.orchestrator.splits import is_test_split
 from env_server.rl import AdminTokenError, OraclePolicy
 from env_server.rl.scenarios import ScenarioPool
@@ -16,6 +16,7 @@ from state import Database
 from tests.servers import running_server
 
 SCENARIO = "airport_ride_home"
+TRAIN_SCENARIO = "job_hunt_berlin"
 
 
 @pytest.fixture
@@ -104,9 +105,21 @@ def test_the_rl_plane_can_be_turned_off(builtin_catalog):
         assert http.post("/v1/scenario-sessions", json={"scenario_id": SCENARIO}).status_code == 201
 
 
-def test_only_generated_scenarios_are_outside_the_test_split(environment):
+def test_the_declared_split_decides_which_scenarios_are_guarded(environment):
     from env_server.generator import generate_scenario
 
-    assert all(is_test_split(s) for s in ScenarioPool(environment).specs.values())
+    specs = ScenarioPool(environment).specs
+    guarded = {i for i, s in specs.items() if is_test_split(s)}
+    assert guarded == {i for i, s in specs.items() if s.split is Split.TEST}
+    assert len(specs) / 2 <= len(guarded) < len(specs)  # a fixed test split of at least half, the rest train
     assert not is_test_split(generate_scenario(5))
     assert is_test_split(ScenarioSpec(id="x", env_info="2026-01-01", tasks=[], origin="my/file.json"))
+    assert not is_test_split(ScenarioSpec(id="x", env_info="2026-01-01", tasks=[], origin="f.json", split=Split.TRAIN))
+
+
+def test_an_env_over_a_train_scenario_needs_no_token(server):
+    url, _ = server
+    with httpx.Client(base_url=url) as http:
+        created = http.post("/v1/envs", json={"options": {"scenario_id": TRAIN_SCENARIO}})
+        assert created.status_code == 201, created.text
+        assert http.post(f"/v1/envs/{created.json()['env_id']}/step", json={"action": {"content": "hi"}}).status_code == 200
