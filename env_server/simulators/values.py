@@ -55,6 +55,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.text_kinds import TEXT_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -367,3 +368,4 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
+KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)

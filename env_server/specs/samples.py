@@ -16,6 +16,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.generate import Generation, call_seed
+from env_server.specs.sample_rules import sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -34,8 +35,9 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
         sub = props[name]
         if isinstance(sub, dict) and "default" in sub and variant != 1:
             args[name] = sub["default"]
-        else:
-            args[name] = gen.fill(sub if isinstance(sub, dict) else {}, name)
+            continue
+        value = sample_value(spec, name, sub, gen) if isinstance(sub, dict) and "enum" not in sub else None
+        args[name] = value if value is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
     return args
 
 
