@@ -48,6 +48,7 @@ class CheckKind(str, Enum):
     DOMAIN_TEXT = "domain_text"
     GEO = "geo"
     IMPORTED = "imported"
+    ECHO = "echo"
     INFRA_ERROR = "infra_error"
 
 

@@ -130,7 +130,9 @@ def _rule(spec: ToolSpec, name: str, schema: dict[str, Any]) -> Draw | None:
         return lambda g: g.rng.choice(_USER_AGENTS)
     if "iso 6709" in desc:
         return _iso6709
-    if low in _POINT_NAMES and re.search(r"\blat|coordinate", desc):
+    # "location" also names cities; imported catalogs' reverse geocoders read it as a point
+    # only partly yet (see the report), so it keeps the schema's draw.
+    if low in _POINT_NAMES and low != "location" and re.search(r"\blat|coordinate", desc):
         lon_first = not _lat_first(desc)
         return lambda g: _point_text(g, lon_first)
     multi = low in _PLACE_NAMES or low in ("from", "to", "city")
@@ -153,7 +155,7 @@ def _rule(spec: ToolSpec, name: str, schema: dict[str, Any]) -> Draw | None:
         return _words3
     if "ip address" in desc or low in ("ip", "ip_address"):
         return lambda g: draw_kind("ip", g)
-    if low in _TEXT_NAMES and (_TEXT_DESC.search(desc) or re.fullmatch(r"(first|second) text\.?", desc)):
+    if is_text_param(name, schema):
         return _phrase
     if low in _PLACE_NAMES and (category == "geocoding" or "geocod" in desc) and _PLACE_DESC.search(desc + low):
         if "address" in desc and "place" not in desc:
@@ -162,6 +164,12 @@ def _rule(spec: ToolSpec, name: str, schema: dict[str, Any]) -> Draw | None:
     if low in ("namespace", "workspace", "owner", "model_owner", "user", "username") and not schema.get("format"):
         return lambda g: draw_kind("username", g)
     return None
+
+
+def is_text_param(name: str, schema: dict[str, Any]) -> bool:
+    """Whether a parameter carries a text for the tool to analyse (classify, translate, tag ...)."""
+    desc = str(schema.get("description") or "").lower()
+    return snake(name) in _TEXT_NAMES and bool(_TEXT_DESC.search(desc) or re.fullmatch(r"(first|second) text\.?", desc))
 
 
 def sample_value(spec: ToolSpec, name: str, schema: dict[str, Any], gen: Generation) -> Any | None:

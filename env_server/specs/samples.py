@@ -16,7 +16,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.generate import Generation, call_seed
-from env_server.specs.sample_rules import sample_value
+from env_server.specs.sample_rules import is_text_param, sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -25,7 +25,9 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
     required = [r for r in schema.get("required") or [] if r in props]
     gen = Generation(seed=call_seed(spec.name, {"variant": variant}, 7), today=DEFAULT_TODAY, args={})
     if variant == 0:
-        chosen = required
+        # A text-analysis call without its text (sent as a url or html instead) is not the usual one.
+        texts = [p for p, sub in props.items() if isinstance(sub, dict) and is_text_param(p, sub)]
+        chosen = required + ([texts[0]] if texts and not set(texts) & set(required) else [])
     elif variant == 1:
         chosen = list(props)
     else:
