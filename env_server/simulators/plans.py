@@ -88,6 +88,8 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     snake_name = snake(name)
     # The center of a nearby search is not where each place it finds lies.
     centered = snake_name in _COORDINATES
+    if hints.get(name, "").startswith("input_"):  # read off the call's text, not a copy of an argument
+        return inner
     # An argument's echo (imported specs mark it) is left out when the call did not send it.
     fallback = _omitted if schema.get(ECHO_KEY) is True else inner
 
@@ -175,6 +177,8 @@ def _compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:
     hi = schema.get("maximum", schema.get("exclusiveMaximum"))
     ex_lo, ex_hi = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
     draw = KINDS.get(kind) if kind is not None else None
+    if draw is None and kind is not None and "." in kind:  # a record vocabulary's number: vision_model.classes
+        draw = lambda gen: draw_kind(kind, gen)
     integer = typ == "integer"
     a = lo if lo is not None else (0 if integer else 0.0)
     b = hi if hi is not None else a + 1000

@@ -62,6 +62,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.word_kinds import WORD_KINDS
 
@@ -395,3 +396,4 @@ KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, 
 KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
 KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
+KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)

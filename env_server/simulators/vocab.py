@@ -89,6 +89,14 @@ class Vocabulary:
             found = self._indexes[kind] = {str(r[first]).lower(): r for r in spec.records}
         return found
 
+    def lookup(self, kind: str, text: str) -> dict[str, Any] | None:
+        """The record of ``kind`` that has ``text`` (any case) in any of its fields."""
+        found = self._indexes.get(f"{kind}:*")
+        if found is None:
+            found = self._indexes[f"{kind}:*"] = {
+                str(v).lower(): r for r in reversed(self.get(kind).records) for v in r.values()}
+        return found.get(text.strip().lower())
+
     def get(self, kind: str) -> VocabSpec:
         spec = self._loaded.get(kind)
         if spec is None:

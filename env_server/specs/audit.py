@@ -31,6 +31,7 @@ from env_server.session_types import CallOutcome
 from env_server.simulators.base import session_now
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
+from env_server.simulators.text_kinds import sentence_spans, word_spans
 from env_server.simulators.values import faker_texts
 from env_server.specs import audit_lists
 from env_server.specs.audit_checks import (
@@ -50,6 +51,7 @@ from env_server.specs.audit_checks import (
     vocabulary_texts,
     walk_strings,
 )
+from env_server.specs.audit_echo import echo_hits
 from env_server.specs.audit_imported import imported_hits
 from env_server.specs.audit_numeric import numeric_hits
 from env_server.specs.audit_text import text_checks
@@ -254,6 +256,7 @@ class _Auditor:
         yield from _tag(CheckKind.ID_FORMAT, id_format_hits(result, spec.profile.entity or "", _argument_texts(args)))
         yield from _tag(CheckKind.FORMAT, format_hits(spec, result, _argument_texts(args)))
         yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
+        yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
         yield from _tag(CheckKind.TIME, time_hits(result, args, today, session_now(today, 0)))
@@ -326,8 +329,11 @@ class _Auditor:
 
 
 def _argument_texts(args: dict[str, Any]) -> frozenset[str]:
-    """The call's own strings: an echoed argument is the caller's text, not filler."""
-    return frozenset(text for _, _, text in walk_strings(args))
+    """The call's own strings, with their sentences and words: an echoed argument (or a
+    piece of it, as a text-analysis answer quotes) is the caller's text, not filler."""
+    texts = [text for _, _, text in walk_strings(args)]
+    pieces = {piece for text in texts for _, piece in (*word_spans(text), *sentence_spans(text))}
+    return frozenset(texts) | pieces
 
 
 def _tag(kind: CheckKind, hits: list[Hit]) -> Iterator[tuple[CheckKind, str, str]]:

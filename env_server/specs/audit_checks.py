@@ -54,6 +54,7 @@ class CheckKind(str, Enum):
     TIME = "time"
     FORMAT = "format"
     DOMAIN = "domain"
+    ECHO = "echo"
     INFRA_ERROR = "infra_error"
 
 

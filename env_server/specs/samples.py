@@ -23,6 +23,7 @@ from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
 from env_server.specs.sample_callers import NO_RULE, caller_value
 from env_server.specs.sample_rules import described_value
+from env_server.specs.sample_texts import is_text_param, text_value
 from env_server.specs.sample_values import sample_value
 
 
@@ -32,7 +33,9 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
     required = [r for r in schema.get("required") or [] if r in props]
     gen = Generation(seed=call_seed(spec.name, {"variant": variant}, 7), today=DEFAULT_TODAY, args={})
     if variant == 0:
-        chosen = required
+        # A text-analysis call without its text (sent as a url or html instead) is not the usual one.
+        texts = [p for p, sub in props.items() if isinstance(sub, dict) and is_text_param(p, sub)]
+        chosen = required + ([texts[0]] if texts and not set(texts) & set(required) else [])
     elif variant == 1:
         chosen = list(props)
     else:
@@ -44,6 +47,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             args[name] = sub["default"]
         elif isinstance(sub, dict) and (code := sample_currency(name, sub, gen)) is not None:
             args[name] = code
+        elif isinstance(sub, dict) and "enum" not in sub and (text := text_value(spec, name, sub, gen)) is not None:
+            args[name] = text  # the text a caller analyses, a place a geocoder looks up, a language code
         elif isinstance(sub, dict) and (ruled := caller_value(name, sub, gen, args)) is not NO_RULE:
             args[name] = ruled  # what a caller sends (a language pair, a prefix, a UUID, ...)
         elif isinstance(sub, dict) and (said := sample_value(name, sub, gen)) is not None:
