@@ -15,7 +15,7 @@ from typing import Any
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.vocab import Vocabulary
 from env_server.specs.audit_checks import Hit
-from env_server.specs.sample_rules import is_text_param
+from env_server.specs.sample_texts import is_text_param
 
 # Fields of a list item that hold a piece of the analysed text.
 PIECE_FIELDS = frozenset({"word", "token", "text", "original", "sentence", "lemma"})
