@@ -205,6 +205,8 @@ def template_output(
     id_field = profile.id_field or "id"
     echoed = _echoed_arguments(input_schema, id_field)
     op, generic = profile.operation, template.name == GENERIC
+    if op in (Operation.SEARCH, Operation.LIST):  # a window's bounds describe the search, not each row
+        echoed = {k: v for k, v in echoed.items() if not _BOUND_ARG.search(_CAMEL_EDGE.sub(r"\1_\2", k).lower())}
     record, hints, taken = _record_fields(template, echoed)
     required = [r for r in template.required if r in record or r in echoed]
     record, required = _with_operation_fields(op, generic, record, required)
@@ -226,6 +228,9 @@ def template_output(
 # Marks an output property that only repeats an argument: a call that does not send the
 # argument gets no such field (a real API does not invent the filters it was not given).
 ECHO_KEY = "x-echo"
+# Arguments that bound a search (startDate, max_price, from_year): not a field of the rows found.
+_BOUND_ARG = re.compile(r"(^|_)(start|end|from|to|since|until|before|after|min|max)(_|$)")
+_CAMEL_EDGE = re.compile(r"([a-z0-9])([A-Z])")
 
 
 def _echoed_arguments(input_schema: dict[str, Any], id_field: str) -> dict[str, Any]:

@@ -42,6 +42,8 @@ _STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at"
                         "from", "is", "are", "all", "any"})
 _TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
                  "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
+# Fields that name a row: its page URL and slug were drawn from them, so the term goes there last.
+_NAME_FIELDS = ("title", "name", "headline", "display_name", "full_name", "label", "subject", "caption")
 _TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels", "genres")
 _PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 _LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$)")
@@ -377,29 +379,36 @@ def _shift(text: str, days: dt.timedelta) -> str | None:
 
 
 def _weave_term(row: dict[str, Any], term: str, props: dict[str, Any]) -> None:
-    """Put the term where a reader of the row sees it: in its title or name, else its tags,
-    else its first line of text."""
+    """Put the term where a reader of the row sees it, touching its title last: a ``term``
+    field, else its tags, else its first line of text (a description, a snippet), else its
+    title or name. A title keeps its own words where it can, since its page URL, slug and
+    other fields were drawn from it."""
     shown = term if len(term) <= 60 else term[:60].rsplit(" ", 1)[0]
     by_snake = {snake(k): k for k in row}
-    for name in _TITLE_FIELDS:
-        key = by_snake.get(name)
-        if key is not None and not _PERSONAL.search(name) and _free_text(row[key], props.get(key)):
-            value = row[key]
-            woven = shown if name == "term" else f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
-            if fits_schema(woven, props[key]):
-                row[key] = woven
-                return
+    key = by_snake.get("term")
+    if key is not None and _free_text(row[key], props.get(key)) and fits_schema(shown, props[key]):
+        row[key] = shown
+        return
     for name in _TAG_FIELDS:
         key = by_snake.get(name)
         if key is not None and _tags_take(row[key], props.get(key), shown):
             row[key] = [shown, *row[key]]
             return
-    for key, value in row.items():  # no title, no tags: the row's first line of text
-        if (_free_text(value, props.get(key)) and " " in value.strip() and not _PERSONAL.search(snake(key))
-                and not ISO_RE.match(value) and "://" not in value
+    titles = {by_snake[n] for n in _NAME_FIELDS if n in by_snake}
+    for key, value in row.items():  # the row's first line of text
+        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
+                and not _PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
                 and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
             row[key] = woven
             return
+    for name in _NAME_FIELDS:
+        key = by_snake.get(name)
+        if key is not None and not _PERSONAL.search(name) and _free_text(row[key], props.get(key)):
+            value = row[key]
+            woven = f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
+            if fits_schema(woven, props[key]):
+                row[key] = woven
+                return
 
 
 def _free_text(value: Any, schema: Any) -> bool:

@@ -116,7 +116,7 @@ def order_rows(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
 
 _TOTAL = ("total", "total_results", "total_count", "total_hits", "total_items", "total_records", "total_result_count",
           "num_found", "nb_hits", "number_of_results", "result_total", "results_count", "record_count", "found",
-          "hits", "num_results", "count")
+          "hits", "num_results", "count", "result_count", "count_total")
 _PAGE = frozenset({"page", "current_page", "page_number", "page_num"})
 _PER_PAGE = frozenset({"per_page", "page_size", "limit", "items_per_page", "hits_per_page", "size", "rows"})
 _PAGES = frozenset({"total_pages", "pages", "page_count", "num_pages", "last_page", "nb_pages"})

@@ -73,7 +73,7 @@ def fx_hits(result: Any, args: dict[str, Any], entity: str) -> list[Hit]:
     hits: list[Hit] = []
     bases = _asked(args, BASE_ARGS + ("base_code",))
     base = next((result[k] for k in ("base", "source", "base_code") if isinstance(result.get(k), str)), None)
-    if bases and base is not None and base != bases[0]:
+    if bases and base is not None and base.upper() != bases[0]:
         hits.append(("$.base", f"base {base!r}, though the call asked for {bases[0]!r}"))
     rows = next((v for v in result.values() if isinstance(v, list) and v and isinstance(v[0], dict)), None)
     if rows is None or base is None:

@@ -12,6 +12,7 @@ succeed on a sampled id: ``id_producer`` names the family's create tool to call 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -58,6 +59,8 @@ def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
             args[name] = told if told is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
         args[name] = _patterned(args[name], sub)
     order_arguments(args)
+    if not _FUTURE_TOOL.search(f"{spec.name} {spec.description}".lower()):
+        past_window(args, DEFAULT_TODAY)
     return args
 
 
@@ -97,3 +100,28 @@ def produced_id(producer: ToolSpec, reader: ToolSpec, made: Any) -> Any | None:
         if name and name in made:
             return made[name]
     return None
+
+
+# Tools whose windows look ahead (forecasts, bookings, schedules); other windows look back.
+_FUTURE_TOOL = re.compile(r"forecast|upcoming|event|flight|departure|booking|book_|reserv|schedul|calendar|concert|"
+                          r"show|ticket|hotel|trip|itinerar|appointment|meeting|planner|plan_|future|next|tide|launch")
+
+
+def past_window(args: dict[str, Any], today: dt.date) -> None:
+    """A sampled date window of a tool that looks back (headlines published, historical
+    papers) ends by ``today``: a caller asks about what already happened. Shifts ISO dates
+    ``YYYY-MM-DD`` of the window's arguments back by whole years, keeping their span."""
+    names = [n for n in args if isinstance(args[n], str) and _DATE_ARG.match(args[n]) and _WINDOW_NAME.search(n.lower())]
+    latest = max((dt.date.fromisoformat(args[n][:10]) for n in names), default=None)
+    if latest is None or latest <= today:
+        return
+    years = latest.year - today.year + (1 if latest.replace(year=today.year) > today else 0)
+    for n in names:
+        day = dt.date.fromisoformat(args[n][:10])
+        shifted = day.replace(year=day.year - years) if not (day.month == 2 and day.day == 29) else day.replace(
+            year=day.year - years, day=28)
+        args[n] = shifted.isoformat() + args[n][10:]
+
+
+_DATE_ARG = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_WINDOW_NAME = re.compile(r"start|end|from|to|since|until|before|after|date")
