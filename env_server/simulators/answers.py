@@ -35,6 +35,7 @@ from env_server.simulators.paging import (
     order_rows,
 )
 from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
+from env_server.simulators.values import slugify
 
 QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_query", "search_term", "text",
               "phrase", "query_string", "searchterm", "search_text")
@@ -401,14 +402,25 @@ def _weave_term(row: dict[str, Any], term: str, props: dict[str, Any]) -> None:
                 and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
             row[key] = woven
             return
-    for name in _NAME_FIELDS:
+    for name in _TITLE_FIELDS:  # names first, then any text field with no space in it
         key = by_snake.get(name)
         if key is not None and not _PERSONAL.search(name) and _free_text(row[key], props.get(key)):
             value = row[key]
             woven = f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
             if fits_schema(woven, props[key]):
                 row[key] = woven
+                _follow_slug(row, value, woven)
                 return
+
+
+def _follow_slug(row: dict[str, Any], old: str, new: str) -> None:
+    """Page URLs drawn from a row's old title name its new one."""
+    before, after = slugify(old), slugify(new)
+    if not before:
+        return
+    for key, value in row.items():
+        if isinstance(value, str) and "://" in value and value.rstrip("/").endswith("/" + before):
+            row[key] = value.rstrip("/")[: -len(before)] + after
 
 
 def _free_text(value: Any, schema: Any) -> bool:
