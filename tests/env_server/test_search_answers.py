@@ -49,9 +49,19 @@ def test_fresh_rows_take_the_term_the_filter_and_the_window():
     answer_rows(rows, {"q": "icing", "hazard": "turb", "tags": "b", "start_date": "2026-01-01",
                        "end_date": "2026-01-10"}, {"properties": props})
     row = rows[0]
-    assert "icing" in row["title"].lower() and row["hazard"] == "TURB" and "b" in row["tags"]
+    # The term goes to the tags before the title: a title's slug and URL were drawn from it.
+    assert "icing" in row["tags"] and row["title"] == "Storm warning"
+    assert row["hazard"] == "TURB" and "b" in row["tags"]
     assert "2026-01-01" <= row["published"][:10] <= "2026-01-10"
     assert row["ends"] > row["published"]  # the end moved with the start
+
+
+def test_a_term_woven_into_a_title_carries_the_page_url_along():
+    props = {"name": {"type": "string"}, "url": {"type": "string", "format": "uri"}}
+    rows = [{"name": "Team lunch", "url": "https://www.checkiday.com/observances/team-lunch"}]
+    answer_rows(rows, {"q": "pizza"}, {"properties": props})
+    assert rows[0]["name"] == "Pizza: Team lunch"
+    assert rows[0]["url"] == "https://www.checkiday.com/observances/pizza-team-lunch"
 
 
 def test_rows_are_sorted_as_asked_and_cut_to_the_limit():
