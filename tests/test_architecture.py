@@ -77,7 +77,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "foundation": set(),
     "catalog": {"foundation"},
     "simulators": {"catalog", "foundation", "state"},
-    "environment": {"simulators", "catalog", "foundation", "state"},
+    "environment": {"simulators", "scoring", "catalog", "foundation", "state"},
     "scoring": {"catalog", "foundation"},
     "orchestrator": {"environment", "scoring", "catalog", "foundation", "state"},
     "generator": {"orchestrator", "environment", "scoring", "catalog", "foundation", "state"},
