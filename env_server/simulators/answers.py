@@ -35,18 +35,15 @@ from env_server.simulators.paging import (
     order_rows,
 )
 from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
-from env_server.simulators.values import slugify
+from env_server.simulators.term_weave import PERSONAL as _PERSONAL
+from env_server.simulators.term_weave import TAG_FIELDS as _TAG_FIELDS
+from env_server.simulators.term_weave import TITLE_FIELDS as _TITLE_FIELDS
+from env_server.simulators.term_weave import weave_term as _weave_term
 
 QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_query", "search_term", "text",
               "phrase", "query_string", "searchterm", "search_text")
 _STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at", "to", "a", "an", "with", "by",
                         "from", "is", "are", "all", "any"})
-_TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
-                 "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
-# Fields that name a row: its page URL and slug were drawn from them, so the term goes there last.
-_NAME_FIELDS = ("title", "name", "headline", "display_name", "full_name", "label", "subject", "caption")
-_TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels", "genres")
-_PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 _LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$)")
 _UPPER_DATE_RE = re.compile(r"(^|_)(end|to|until|before|lte|lt|max)(_|$)")
 _NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + OFFSET_ARGS + SORT_ARGS + DIRECTION_ARGS + (
@@ -377,62 +374,3 @@ def _shift(text: str, days: dt.timedelta) -> str | None:
 
 
 # -- the term ----------------------------------------------------------------------------
-
-
-def _weave_term(row: dict[str, Any], term: str, props: dict[str, Any]) -> None:
-    """Put the term where a reader of the row sees it, touching its title last: a ``term``
-    field, else its tags, else its first line of text (a description, a snippet), else its
-    title or name. A title keeps its own words where it can, since its page URL, slug and
-    other fields were drawn from it."""
-    shown = term if len(term) <= 60 else term[:60].rsplit(" ", 1)[0]
-    by_snake = {snake(k): k for k in row}
-    key = by_snake.get("term")
-    if key is not None and _free_text(row[key], props.get(key)) and fits_schema(shown, props[key]):
-        row[key] = shown
-        return
-    for name in _TAG_FIELDS:
-        key = by_snake.get(name)
-        if key is not None and _tags_take(row[key], props.get(key), shown):
-            row[key] = [shown, *row[key]]
-            return
-    titles = {by_snake[n] for n in _NAME_FIELDS if n in by_snake}
-    for key, value in row.items():  # the row's first line of text
-        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
-                and not _PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
-                and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
-            row[key] = woven
-            return
-    for name in _TITLE_FIELDS:  # names first, then any text field with no space in it
-        key = by_snake.get(name)
-        if key is not None and not _PERSONAL.search(name) and _free_text(row[key], props.get(key)):
-            value = row[key]
-            woven = f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
-            if fits_schema(woven, props[key]):
-                row[key] = woven
-                _follow_slug(row, value, woven)
-                return
-
-
-def _follow_slug(row: dict[str, Any], old: str, new: str) -> None:
-    """Page URLs drawn from a row's old title name its new one."""
-    before, after = slugify(old), slugify(new)
-    if not before:
-        return
-    for key, value in row.items():
-        if isinstance(value, str) and "://" in value and value.rstrip("/").endswith("/" + before):
-            row[key] = value.rstrip("/")[: -len(before)] + after
-
-
-def _free_text(value: Any, schema: Any) -> bool:
-    """A string of a field with no enum or format: text the term can be written into."""
-    return isinstance(value, str) and isinstance(schema, dict) and "enum" not in schema and not schema.get("format")
-
-
-def _tags_take(value: Any, schema: Any, tag: str) -> bool:
-    items = schema.get("items") if isinstance(schema, dict) else None
-    return (isinstance(value, list) and all(isinstance(v, str) for v in value) and isinstance(items, dict)
-            and fits_schema(tag, items))
-
-
-def _titled(text: str) -> str:
-    return " ".join(w[:1].upper() + w[1:] if w.islower() else w for w in text.split(" "))

@@ -29,39 +29,51 @@ from env_server.specs.sample_values import sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
-    schema = spec.input_schema
-    props: dict[str, Any] = schema.get("properties") or {}
-    required = [r for r in schema.get("required") or [] if r in props]
+    props: dict[str, Any] = spec.input_schema.get("properties") or {}
     gen = Generation(seed=call_seed(spec.name, {"variant": variant}, 7), today=DEFAULT_TODAY, args={})
-    if variant == 0:
-        # A text-analysis call without its text (sent as a url or html instead) is not the usual one.
-        texts = [p for p, sub in props.items() if isinstance(sub, dict) and is_text_param(p, sub)]
-        chosen = required + ([texts[0]] if texts and not set(texts) & set(required) else [])
-    elif variant == 1:
-        chosen = list(props)
-    else:
-        chosen = required + [p for p in props if p not in required and gen.rng.random() < 0.5]
     args: dict[str, Any] = {}
-    for name in chosen:
+    for name in _chosen_parameters(spec, props, variant, gen):
         sub = props[name]
         if isinstance(sub, dict) and "default" in sub and variant != 1:
             args[name] = sub["default"]
-        elif isinstance(sub, dict) and (code := sample_currency(name, sub, gen)) is not None:
-            args[name] = code
-        elif isinstance(sub, dict) and "enum" not in sub and (text := text_value(spec, name, sub, gen)) is not None:
-            args[name] = text  # the text a caller analyses, a place a geocoder looks up, a language code
-        elif isinstance(sub, dict) and (ruled := caller_value(name, sub, gen, args)) is not NO_RULE:
-            args[name] = ruled  # what a caller sends (a language pair, a prefix, a UUID, ...)
-        elif isinstance(sub, dict) and (said := sample_value(name, sub, gen)) is not None:
-            args[name] = said  # what the description shows or names (an example, an E.164 number)
         else:
-            told = described_value(name, sub, gen, args, str(spec.category)) if isinstance(sub, dict) else None
-            args[name] = told if told is not None else gen.fill(sub if isinstance(sub, dict) else {}, name)
-        args[name] = _patterned(args[name], sub)
+            args[name] = _patterned(_sampled_value(spec, name, sub, gen, args), sub)
     order_arguments(args)
     if not _FUTURE_TOOL.search(f"{spec.name} {spec.description}".lower()):
         past_window(args, DEFAULT_TODAY)
     return args
+
+
+def _chosen_parameters(spec: ToolSpec, props: dict[str, Any], variant: int, gen: Generation) -> list[str]:
+    """Variant 0: the required ones (and the text of a text-analysis call); 1: all; later: a seeded subset."""
+    required = [r for r in spec.input_schema.get("required") or [] if r in props]
+    if variant == 0:
+        # A text-analysis call without its text (sent as a url or html instead) is not the usual one.
+        texts = [p for p, sub in props.items() if isinstance(sub, dict) and is_text_param(p, sub)]
+        return required + ([texts[0]] if texts and not set(texts) & set(required) else [])
+    if variant == 1:
+        return list(props)
+    return required + [p for p in props if p not in required and gen.rng.random() < 0.5]
+
+
+def _sampled_value(spec: ToolSpec, name: str, sub: Any, gen: Generation, args: dict[str, Any]) -> Any:
+    """What a caller sends for one parameter: the first rule that knows, else the schema's draw.
+
+    In order: a currency code; the text a caller analyses, a place a geocoder looks up or a
+    language code (``sample_texts``); a language pair, a prefix, a UUID (``sample_callers``);
+    the example or kind a description names (``sample_values``, then ``sample_rules``)."""
+    if not isinstance(sub, dict):
+        return gen.fill({}, name)
+    if (code := sample_currency(name, sub, gen)) is not None:
+        return code
+    if "enum" not in sub and (text := text_value(spec, name, sub, gen)) is not None:
+        return text
+    if (ruled := caller_value(name, sub, gen, args)) is not NO_RULE:
+        return ruled
+    if (said := sample_value(name, sub, gen)) is not None:
+        return said
+    told = described_value(name, sub, gen, args, str(spec.category))
+    return told if told is not None else gen.fill(sub, name)
 
 
 def _patterned(value: Any, schema: Any) -> Any:

@@ -1,0 +1,103 @@
+"""Where a search's term shows in a row that does not show it yet (``answers.answer_rows``).
+
+A real search answers rows that mention what was asked. A freshly drawn row gets the term
+in the first place a reader sees it, touching its name last: a ``term`` field, its tags,
+its first line of text, then its title (whose page URL follows it, see ``_follow_slug``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from env_server.simulators.naming import snake
+from env_server.simulators.paging import ISO_RE
+from env_server.simulators.plans import fits_schema
+from env_server.simulators.values import slugify
+
+TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
+                "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
+# Fields that name a row: its page URL and slug were drawn from them, so the term goes there last.
+NAME_FIELDS = ("title", "name", "headline", "display_name", "full_name", "label", "subject", "caption")
+TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels", "genres")
+PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
+
+
+def weave_term(row: dict[str, Any], term: str, props: dict[str, Any]) -> None:
+    """Put the term where a reader of the row sees it, touching its title last: a ``term``
+    field, else its tags, else its first line of text (a description, a snippet), else its
+    title or name. A title keeps its own words where it can, since its page URL, slug and
+    other fields were drawn from it."""
+    shown = term if len(term) <= 60 else term[:60].rsplit(" ", 1)[0]
+    by_snake = {snake(k): k for k in row}
+    for weave in (_weave_into_term, _weave_into_tags, _weave_into_text, _weave_into_title):
+        if weave(row, shown, props, by_snake):
+            return
+
+
+def _weave_into_term(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
+    key = by_snake.get("term")
+    if key is None or not _free_text(row[key], props.get(key)) or not fits_schema(shown, props[key]):
+        return False
+    row[key] = shown
+    return True
+
+
+def _weave_into_tags(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
+    for name in TAG_FIELDS:
+        key = by_snake.get(name)
+        if key is not None and _tags_take(row[key], props.get(key), shown):
+            row[key] = [shown, *row[key]]
+            return True
+    return False
+
+
+def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
+    """The row's first line of text that is not its name."""
+    titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake}
+    for key, value in row.items():
+        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
+                and not PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
+                and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
+            row[key] = woven
+            return True
+    return False
+
+
+def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
+    """Names first, then any text field (one with no space in it, which the text pass skipped)."""
+    for name in TITLE_FIELDS:
+        key = by_snake.get(name)
+        if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)):
+            value = row[key]
+            woven = f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
+            if fits_schema(woven, props[key]):
+                row[key] = woven
+                _follow_slug(row, value, woven)
+                return True
+    return False
+
+
+def _follow_slug(row: dict[str, Any], old: str, new: str) -> None:
+    """Page URLs drawn from a row's old title name its new one."""
+    before, after = slugify(old), slugify(new)
+    if not before:
+        return
+    for key, value in row.items():
+        if isinstance(value, str) and "://" in value and value.rstrip("/").endswith("/" + before):
+            row[key] = value.rstrip("/")[: -len(before)] + after
+
+
+def _free_text(value: Any, schema: Any) -> bool:
+    """A string of a field with no enum or format: text the term can be written into."""
+    return isinstance(value, str) and isinstance(schema, dict) and "enum" not in schema and not schema.get("format")
+
+
+def _tags_take(value: Any, schema: Any, tag: str) -> bool:
+    items = schema.get("items") if isinstance(schema, dict) else None
+    return (isinstance(value, list) and all(isinstance(v, str) for v in value) and isinstance(items, dict)
+            and fits_schema(tag, items))
+
+
+def _titled(text: str) -> str:
+    return " ".join(w[:1].upper() + w[1:] if w.islower() else w for w in text.split(" "))
