@@ -95,68 +95,118 @@ def _lat_first(desc: str) -> bool:
 def _rule(spec: ToolSpec, name: str, schema: dict[str, Any]) -> Draw | None:
     low, desc = snake(name), str(schema.get("description") or "").lower()
     typ = schema.get("type", "string")
-    category = str(spec.category).lower()
+    found = _number_rule(low, desc, typ) or _pair_list_rule(desc, typ, schema)
+    if found is not None or typ not in ("string", "array"):
+        return found
+    if low in _LANG_NAMES and "language" in desc and not _NOT_A_LANGUAGE.search(desc):
+        return _language_rule(low, desc, many=typ == "array")
+    if typ == "array":
+        return _list_rule(low, desc)
+    return _string_rule(spec, name, low, desc, schema)
+
+
+_COUNTRY_CODE = re.compile(r"country code|iso[- ]?(3166|2)|alpha-2|two-letter country|iso (alpha-2 )?codes")
+
+
+def _number_rule(low: str, desc: str, typ: Any) -> Draw | None:
     if typ == "integer" and re.fullmatch(r"(season|season_number)", low):
         if "year" in desc:
             return lambda g: g.today.year - 1
         return lambda g: g.rng.randint(1, 8)
     if typ == "integer" and re.fullmatch(r"(episode|episode_number)", low):
         return lambda g: g.rng.randint(1, 12)
+    return None
+
+
+def _pair_list_rule(desc: str, typ: Any, schema: dict[str, Any]) -> Draw | None:
     if typ == "array" and ("coordinat" in desc or "[lon" in desc or "[lng" in desc or "lat" in desc) \
             and isinstance(schema.get("items"), dict) and schema["items"].get("type") == "array":
         first = _lat_first(desc)
         return lambda g: _pairs(g, first)
-    if typ not in ("string", "array"):
-        return None
-    many = typ == "array"
-    if low in _LANG_NAMES and "language" in desc and not _NOT_A_LANGUAGE.search(desc):
-        if "e.g. 'english'" in desc:
-            return lambda g: "English"
-        if "three-letter" in desc:
-            return lambda g: g.rng.choice(("eng", "spa", "fra", "deu", "ita", "por"))
-        if low in _TARGET_NAMES:  # the sampled texts are English: translate them into another language
-            return lambda g: g.rng.choice(_LANGUAGES[1:])
-        if low in _SOURCE_NAMES:
-            return lambda g: "en"
-        return (lambda g: [g.rng.choice(_LANGUAGES)]) if many else (lambda g: g.rng.choice(_LANGUAGES))
-    country_code = re.compile(r"country code|iso[- ]?(3166|2)|alpha-2|two-letter country|iso (alpha-2 )?codes")
-    if many:
-        if country_code.search(desc) or "countries" in desc and "iso" in desc:
-            return lambda g: [draw_kind("country_code", g)]
-        if low in _TEXT_NAMES and (_TEXT_DESC.search(desc) or "texts" in desc):
-            return lambda g: [_phrase(g) for _ in range(2)]
-        return None
+    return None
+
+
+def _language_rule(low: str, desc: str, *, many: bool) -> Draw:
+    if "e.g. 'english'" in desc:
+        return lambda g: "English"
+    if "three-letter" in desc:
+        return lambda g: g.rng.choice(("eng", "spa", "fra", "deu", "ita", "por"))
+    if low in _TARGET_NAMES:  # the sampled texts are English: translate them into another language
+        return lambda g: g.rng.choice(_LANGUAGES[1:])
+    if low in _SOURCE_NAMES:
+        return lambda g: "en"
+    return (lambda g: [g.rng.choice(_LANGUAGES)]) if many else (lambda g: g.rng.choice(_LANGUAGES))
+
+
+def _list_rule(low: str, desc: str) -> Draw | None:
+    if _COUNTRY_CODE.search(desc) or "countries" in desc and "iso" in desc:
+        return lambda g: [draw_kind("country_code", g)]
+    if low in _TEXT_NAMES and (_TEXT_DESC.search(desc) or "texts" in desc):
+        return lambda g: [_phrase(g) for _ in range(2)]
+    return None
+
+
+def _string_rule(spec: ToolSpec, name: str, low: str, desc: str, schema: dict[str, Any]) -> Draw | None:
+    for rule in (_agent_or_point_rule, _postal_rule, _code_rule, _identifier_rule):
+        found = rule(spec, low, desc)
+        if found is not None:
+            return found
+    if is_text_param(name, schema):
+        return _phrase
+    return _place_or_owner_rule(spec, low, desc, schema)
+
+
+def _agent_or_point_rule(spec: ToolSpec, low: str, desc: str) -> Draw | None:
     if "user_agent" in low or "user-agent" in desc or "user agent" in desc:
         return lambda g: g.rng.choice(_USER_AGENTS)
     if "iso 6709" in desc:
         return _iso6709
     # "location" also names cities; imported catalogs' reverse geocoders read it as a point
-    # only partly yet (see the report), so it keeps the schema's draw.
+    # only partly yet, so it keeps the schema's draw.
     if low in _POINT_NAMES and low != "location" and re.search(r"\blat|coordinate", desc):
         lon_first = not _lat_first(desc)
         return lambda g: _point_text(g, lon_first)
-    multi = low in _PLACE_NAMES or low in ("from", "to", "city")
-    if re.search(r"postal|postcode|(^|_)zip", low) or (
-            re.search(r"postal code|postcode|zip code", desc) and not re.search(r"name|place", low) and not multi):
-        if "outward" in desc:
-            return lambda g: g.rng.choice(_UK_POSTCODES).split()[0]
-        if "uk" in re.findall(r"[a-z]+", desc) or "british" in desc or "postcodes" in str(spec.family).lower():
-            return lambda g: g.rng.choice(_UK_POSTCODES)
-        return lambda g: draw_kind("postal_code", g)
-    if ("region code" in desc or country_code.search(desc)) and not multi:
+    return None
+
+
+def _multi_place(low: str) -> bool:
+    return low in _PLACE_NAMES or low in ("from", "to", "city")
+
+
+def _postal_rule(spec: ToolSpec, low: str, desc: str) -> Draw | None:
+    if not (re.search(r"postal|postcode|(^|_)zip", low) or (
+            re.search(r"postal code|postcode|zip code", desc) and not re.search(r"name|place", low)
+            and not _multi_place(low))):
+        return None
+    if "outward" in desc:
+        return lambda g: g.rng.choice(_UK_POSTCODES).split()[0]
+    if "uk" in re.findall(r"[a-z]+", desc) or "british" in desc or "postcodes" in str(spec.family).lower():
+        return lambda g: g.rng.choice(_UK_POSTCODES)
+    return lambda g: draw_kind("postal_code", g)
+
+
+def _code_rule(spec: ToolSpec, low: str, desc: str) -> Draw | None:
+    if ("region code" in desc or _COUNTRY_CODE.search(desc)) and not _multi_place(low):
         if "alpha-3" in desc or "iso3" in low:
             return lambda g: draw_kind("country_code3", g)
         return lambda g: draw_kind("country_code", g)
     if "scientific name" in desc:
         return lambda g: draw_kind("animal_species.scientific_name", g)
+    return None
+
+
+def _identifier_rule(spec: ToolSpec, low: str, desc: str) -> Draw | None:
     if "imdb" in desc and low in ("i", "imdb_id", "imdbid", "id"):
         return lambda g: f"tt{g.rng.randint(100000, 9999999):07d}"
     if "three-word" in desc or "3 word" in desc or "what3words" in desc:
         return _words3
     if "ip address" in desc or low in ("ip", "ip_address"):
         return lambda g: draw_kind("ip", g)
-    if is_text_param(name, schema):
-        return _phrase
+    return None
+
+
+def _place_or_owner_rule(spec: ToolSpec, low: str, desc: str, schema: dict[str, Any]) -> Draw | None:
+    category = str(spec.category).lower()
     if low in _PLACE_NAMES and (category == "geocoding" or "geocod" in desc) and _PLACE_DESC.search(desc + low):
         if "address" in desc and "place" not in desc:
             return lambda g: draw_kind("address", g)
