@@ -90,6 +90,17 @@ _LOREM_SHAPE_RE = re.compile(r"[A-Za-z]+(?:\.? [A-Za-z]+)*\.?")
 _EXEMPT_RE = re.compile(r"lorem.?ipsum|json.?placeholder", re.IGNORECASE)
 
 
+def walk_records(value: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every object in ``value`` (itself included) with its JSON path."""
+    if isinstance(value, dict):
+        yield path, value
+        for key, sub in value.items():
+            yield from walk_records(sub, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            yield from walk_records(sub, f"{path}[{i}]")
+
+
 def walk_strings(value: Any, path: str = "$", key: str = "") -> Iterator[tuple[str, str, str]]:
     """Every string leaf as ``(path, field name, text)``; list items take their list's name."""
     if isinstance(value, str):

@@ -13,12 +13,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from env_server.simulators.naming import snake
 from env_server.simulators.values import slugify
+from env_server.specs.audit_checks import walk_records
 
 Hit = tuple[str, str]
 
@@ -31,21 +32,11 @@ _PAGE_FIELDS = ("url", "link", "permalink_url", "html_url", "web_url", "uri", "s
 _TITLE_FIELDS = ("title", "name")
 
 
-def _records(value: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(value, dict):
-        yield path, value
-        for key, sub in value.items():
-            yield from _records(sub, f"{path}.{key}")
-    elif isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _records(sub, f"{path}[{i}]")
-
-
 def domain_hits(result: Any, args: Mapping[str, Any]) -> list[Hit]:
     """Domain findings in ``result`` for a call with ``args``."""
     prefix = args.get("prefix")
     found: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         if isinstance(prefix, str) and prefix.strip():
             found += _prefix_hits(path, record, prefix.strip().lower())
         found += _git_hits(path, record)

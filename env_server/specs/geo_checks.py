@@ -23,6 +23,7 @@ from env_server.simulators.countries import WORLD_REGIONS, CountryFact, CountryI
 from env_server.simulators.geo_kinds import point_arg
 from env_server.simulators.records import LAT_ARGS, LON_ARGS, arg_number, default_facts
 from env_server.simulators.reference import haversine_km
+from env_server.specs.audit_checks import walk_records
 
 Hit = tuple[str, str]
 
@@ -44,16 +45,6 @@ def _first(record: Mapping[str, Any], names: tuple[str, ...]) -> tuple[str, Any]
         if value is not None:
             return name, value
     return None
-
-
-def _records(value: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(value, dict):
-        yield path, value
-        for key, sub in value.items():
-            yield from _records(sub, f"{path}.{key}")
-    elif isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _records(sub, f"{path}[{i}]")
 
 
 def _index() -> CountryIndex:
@@ -174,7 +165,7 @@ def geo_hits(result: Any, args: Mapping[str, Any], today: dt.date, *, reverse: b
     asked = asked_point(args) if reverse else None
     radius = max(REVERSE_KM, (arg_number(dict(args), ("radius", "radius_km")) or 0) * 1.05)
     found: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         details: list[str] = []
         country = _country_of(record)
         if country is not None:

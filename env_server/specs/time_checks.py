@@ -25,21 +25,12 @@ from typing import Any
 from env_server.simulators.naming import snake
 from env_server.simulators.timeline import WHEN_FIELDS, is_past_field, moment, pairs, window, year_window
 from env_server.simulators.zones import offset_seconds_of, zone_of
+from env_server.specs.audit_checks import walk_records
 
 Hit = tuple[str, str]
 
 _TIDE_SPACING_H = (5.0, 7.5)
 _YEAR_RE = re.compile(r"(?<!\d)(1[89]\d\d|2[01]\d\d)(?!\d)")
-
-
-def _records(value: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
-    if isinstance(value, dict):
-        yield path, value
-        for key, sub in value.items():
-            yield from _records(sub, f"{path}.{key}")
-    elif isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _records(sub, f"{path}[{i}]")
 
 
 def _lists(value: Any, path: str = "$") -> Iterator[tuple[str, list[Any]]]:
@@ -54,7 +45,7 @@ def _lists(value: Any, path: str = "$") -> Iterator[tuple[str, list[Any]]]:
 
 def order_hits(result: Any) -> list[Hit]:
     hits: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         for start, end in pairs(record):
             a, b = moment(record[start], start), moment(record[end], end)
             if a is not None and b is not None and b < a:
@@ -68,7 +59,7 @@ def window_hits(result: Any, args: Mapping[str, Any]) -> list[Hit]:
     if lo is None and hi is None and years is None:
         return []
     hits: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         for key, value in record.items():
             detail = _outside(snake(key), value, lo, hi, years)
             if detail is not None:
@@ -91,7 +82,7 @@ def _outside(low: str, value: Any, lo: dt.date | None, hi: dt.date | None, years
 
 def past_hits(result: Any, today: dt.date) -> list[Hit]:
     hits: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         for key, value in record.items():
             if not is_past_field(key):
                 continue
@@ -153,7 +144,7 @@ def _offset_claim(key: str, value: Any) -> int | None:
 
 def zone_hits(result: Any, now: dt.datetime) -> list[Hit]:
     hits: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         zone = next((z for v in record.values() if isinstance(v, str) and (z := zone_of(v)) is not None), None)
         if zone is None:
             continue
@@ -193,7 +184,7 @@ def _local_hits(path: str, key: str, value: str, here: dt.datetime) -> list[Hit]
 
 def period_hits(result: Any) -> list[Hit]:
     hits: list[Hit] = []
-    for path, record in _records(result):
+    for path, record in walk_records(result):
         period, year = record.get("period"), record.get("year")
         if not isinstance(period, str) or not isinstance(year, int) or isinstance(year, bool):
             continue

@@ -7,36 +7,20 @@ from typing import Any
 from urllib.parse import urlparse
 
 import anyio
-import pytest
 from mcp import Client
 from vininfo import Vin
 
 from env_server import ToolEnvironment
-from env_server.catalog import Catalog, load_catalog
+from env_server.catalog import Catalog
 from env_server.config import ServerSettings
 from env_server.simulators.domain_kinds import DOMAIN_KINDS, FORMATS
 from env_server.specs.format_checks import format_hits
 from env_server.specs.samples import sample_arguments
 from state import Database
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 from tests.servers import running_server
 
 E164 = re.compile(r"^\+[1-9]\d{6,14}$")
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-@pytest.fixture(scope="module")
-def env(catalog: Catalog) -> ToolEnvironment:
-    return ToolEnvironment(catalog, Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
 
 
 def test_sample_arguments_use_the_example_a_description_gives(catalog: Catalog):

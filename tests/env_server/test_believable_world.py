@@ -6,31 +6,18 @@ import dataclasses
 import datetime as dt
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from env_server import ToolEnvironment
-from env_server.catalog import load_catalog
 from env_server.simulators import invariants
 from env_server.simulators.coherent_kinds import BODY_CLASSES
 from env_server.simulators.market import SessionMarket, default_table
 from env_server.simulators.records import climate_temperature_c, default_facts
 from env_server.simulators.reference import haversine_km
-from state import Database
+from tests.env_server.free_play import call, env  # noqa: F401  (a fixture)
 
 TODAY = dt.date(2026, 1, 15)
-
-
-@pytest.fixture(scope="module")
-def env() -> ToolEnvironment:
-    return ToolEnvironment(load_catalog(), Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
 
 
 def test_find_place_knows_real_cities_and_qualified_names():

@@ -4,28 +4,15 @@ part of speech, and the sample arguments a real caller sends."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
 from env_server import ToolEnvironment
-from env_server.catalog import load_catalog
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.values import faker_pool, slugify
 from env_server.specs.domain_checks import domain_hits
 from env_server.specs.samples import sample_arguments
-from state import Database
-
-
-@pytest.fixture(scope="module")
-def env() -> ToolEnvironment:
-    return ToolEnvironment(load_catalog(), Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
+from tests.env_server.free_play import call, env  # noqa: F401  (a fixture)
 
 
 def spec(env: ToolEnvironment, name: str) -> ToolSpec:

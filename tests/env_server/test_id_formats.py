@@ -3,37 +3,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any
-
-import pytest
 
 from env_server import ToolEnvironment
-from env_server.catalog import Catalog, load_catalog
+from env_server.catalog import Catalog
 from env_server.simulators.id_formats import ID_FORMAT_PATTERNS
 from env_server.simulators.records import default_facts
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.samples import sample_arguments
-from state import Database
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 
 SHA256 = ID_FORMAT_PATTERNS["sha256"]
 WALLET = ID_FORMAT_PATTERNS["wallet_address"]
 TX = ID_FORMAT_PATTERNS["tx_hash"]
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-@pytest.fixture(scope="module")
-def env(catalog: Catalog) -> ToolEnvironment:
-    return ToolEnvironment(catalog, Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
 
 
 def luhn_ok(number: str) -> bool:

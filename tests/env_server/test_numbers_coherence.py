@@ -5,26 +5,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from env_server import ToolEnvironment
-from env_server.catalog import load_catalog
 from env_server.simulators import numeric
 from env_server.specs.audit_numeric import numeric_hits
-from state import Database
-
-
-@pytest.fixture(scope="module")
-def env() -> ToolEnvironment:
-    return ToolEnvironment(load_catalog(), Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
+from tests.env_server.free_play import call, env  # noqa: F401  (a fixture)
 
 
 def test_a_page_of_results_adds_up_and_echoes_the_page_asked(env: ToolEnvironment):

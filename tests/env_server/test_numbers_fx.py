@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
 
@@ -12,20 +11,9 @@ from env_server.catalog import load_catalog
 from env_server.simulators.fx import ECB_SET, MAJORS
 from env_server.simulators.market import SessionMarket, default_table
 from env_server.specs.samples import sample_arguments
-from state import Database
+from tests.env_server.free_play import call, env  # noqa: F401  (a fixture)
 
 TODAY = dt.date(2026, 1, 15)
-
-
-@pytest.fixture(scope="module")
-def env() -> ToolEnvironment:
-    return ToolEnvironment(load_catalog(), Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
 
 
 def market(env: ToolEnvironment) -> SessionMarket:

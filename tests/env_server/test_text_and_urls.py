@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlparse
 
-import pytest
-
 from env_server import ToolEnvironment
-from env_server.catalog import Catalog, load_catalog
+from env_server.catalog import Catalog
 from env_server.simulators.records import default_facts
 from env_server.simulators.sites import ProviderSites, own_site, registrable
 from env_server.specs.audit_text import domain_text_hits, url_host_hits
-from state import Database
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-@pytest.fixture(scope="module")
-def env(catalog: Catalog) -> ToolEnvironment:
-    return ToolEnvironment(catalog, Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 
 
 def test_docs_labels_come_off_the_link_host():

@@ -12,30 +12,14 @@ import pytest
 from mcp import Client
 
 from env_server import ToolEnvironment
-from env_server.catalog import Catalog, load_catalog
+from env_server.catalog import Catalog
 from env_server.simulators.records import default_facts
 from env_server.specs.audit_echo import echo_hits
 from env_server.specs.samples import sample_arguments
-from state import Database
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 from tests.servers import running_server
 
 POS_TEXT = "The store closes at eight tonight."
-
-
-@pytest.fixture(scope="module")
-def catalog() -> Catalog:
-    return load_catalog()
-
-
-@pytest.fixture(scope="module")
-def env(catalog: Catalog) -> ToolEnvironment:
-    return ToolEnvironment(catalog, Database())
-
-
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
 
 
 def test_tagged_words_and_entities_are_words_of_the_input(env: ToolEnvironment):
