@@ -20,7 +20,7 @@ from env_server.catalog.models import ToolSpec
 from env_server.simulators.naming import description_kind, resolve_kind, snake, title_kind
 from env_server.simulators.plans import singular
 from env_server.simulators.sites import ProviderSites, Site, own_site, registrable
-from env_server.specs.audit_checks import CheckKind
+from env_server.specs.audit_checks import CheckKind, walk_strings
 
 Hit = tuple[str, str]
 
@@ -60,7 +60,7 @@ def url_host_hits(result: Any, spec: ToolSpec, site: Site | None, sent: frozense
     allowed = {site.web, site.cdn}
     home = registrable(site.web)
     hits: list[Hit] = []
-    for path, field, text in _strings(result):
+    for path, field, text in walk_strings(result):
         if not text.startswith(("http://", "https://")) or text in sent or own_site(singular(field), spec.profile.entity):
             continue
         host = urlparse(text).netloc.lower()
@@ -115,14 +115,3 @@ def _string_fields(schema: Any, name: str, parent: str, path: str) -> Iterator[t
         yield from _string_fields(schema.get("items") or {}, singular(name), name, f"{path}[]")
     elif typ == "string" and not ({"enum", "const", "format"} & set(schema)):
         yield path, name, parent
-
-
-def _strings(value: Any, path: str = "$", key: str = "") -> Iterator[tuple[str, str, str]]:
-    if isinstance(value, str):
-        yield path, key, value
-    elif isinstance(value, dict):
-        for k, sub in value.items():
-            yield from _strings(sub, f"{path}.{k}", str(k))
-    elif isinstance(value, list):
-        for i, sub in enumerate(value):
-            yield from _strings(sub, f"{path}[{i}]", key)
