@@ -186,6 +186,8 @@ def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
             world.put(spec.family, entity, key, {**item, QUERY_KEY: short_values(query)})
         ids.append(key)
         kept.append(item)
+    if len(kept) != len(out[listing.coll]):  # rows merged under one id: the pages count what is shown
+        answer_pages(out, spec.output_schema, listing.args, len(kept))
     out[listing.coll] = kept
     world.remember_query(spec.family, entity, query_key, ids)
     return out

@@ -112,6 +112,14 @@ def test_a_repeated_query_with_a_smaller_limit_returns_fewer_rows(builtin_catalo
     assert len(first) > 2 and [a["id"] for a in again] == [a["id"] for a in first[:2]]
 
 
+def test_rows_merged_under_one_id_leave_the_page_count_what_a_repeat_shows(builtin_catalog: Catalog):
+    # Two drawn articles shared a url (the rows' id): the first answer counted 4, a repeat 3.
+    env = session(builtin_catalog, "mediastack_get_historical_news")
+    first = ok(env, "mediastack_get_historical_news", date="2025-02-10")
+    again = ok(env, "mediastack_get_historical_news", date="2025-02-10")
+    assert first["pagination"]["count"] == len(first["data"]) and first == again
+
+
 def test_an_unasked_page_is_the_first_and_the_page_count_follows_the_total(builtin_catalog: Catalog):
     env = session(builtin_catalog, "artic_list_exhibitions")
     out = ok(env, "artic_list_exhibitions")
