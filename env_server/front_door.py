@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
-from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -69,7 +68,7 @@ class FrontDoor:
         path = scope["path"]
         session_id = mcp_session_of(path)
         if session_id is not None:
-            await self._serve_mcp(scope, receive, send, session_id)
+            await self._serve_mcp(scope, receive, send, request, session_id)
         elif path.startswith(REST_PREFIX):
             bounded = await bounded_receive(scope, receive, send, self._max_rest_body_bytes)
             if bounded is not None:
@@ -77,12 +76,12 @@ class FrontDoor:
         else:
             await self._rest(scope, receive, send)
 
-    async def _serve_mcp(self, scope: Scope, receive: Receive, send: Send, session_id: str) -> None:
+    async def _serve_mcp(self, scope: Scope, receive: Receive, send: Send, request: Request, session_id: str) -> None:
         if scope["method"] != "POST":
             await JSONResponse({"detail": "Method Not Allowed"}, status_code=405,
                                headers={"Allow": "POST"})(scope, receive, send)
             return
-        named = session_id or Headers(scope=scope).get(SESSION_HEADER)
+        named = session_id or request.headers.get(SESSION_HEADER)  # the headers the Host check parsed
         if named and not await self._admit(named, scope, receive, send):
             return
         if session_id:
