@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -110,10 +111,9 @@ def check_spec(spec: ToolSpec, *, simulate_outputs: bool = True) -> list[SpecPro
         warn(f"normalized {n.path}: {n.change}")
     schemas_ok = True
     for label, schema in (("input", spec.input_schema), ("output", spec.output_schema)):
-        try:
-            Draft202012Validator.check_schema(schema)
-        except SchemaError as exc:
-            err(f"{label} schema does not compile: {exc.message}")
+        problem = schema_problem(schema)
+        if problem is not None:
+            err(f"{label} schema does not compile: {problem}")
             schemas_ok = False
             continue
         for path, problem in _structure_problems(schema, label, output=label == "output"):
@@ -125,6 +125,25 @@ def check_spec(spec: ToolSpec, *, simulate_outputs: bool = True) -> list[SpecPro
     if simulate_outputs and schemas_ok:
         out += _simulation_problems(spec)
     return out
+
+
+def schema_problem(schema: dict[str, Any]) -> str | None:
+    """Why ``schema`` is not a valid JSON Schema (2020-12), or None when it is.
+
+    The Rust meta-validator answers the common case in microseconds; only a schema it rejects
+    goes through jsonschema, whose message is the one users read.
+    """
+    if jsonschema_rs.meta.is_valid(schema):
+        return None
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        return str(exc.message)
+    try:
+        jsonschema_rs.meta.validate(schema)
+    except jsonschema_rs.ValidationError as exc:
+        return str(exc.message)
+    return None
 
 
 def description_problems(specs: list[ToolSpec]) -> list[SpecProblem]:

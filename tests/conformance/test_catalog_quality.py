@@ -9,7 +9,7 @@ from pathlib import Path
 from env_server.catalog import Catalog
 from env_server.catalog.models import Operation
 from env_server.search import ToolSearchIndex
-from env_server.specs.checks import check_catalog
+from env_server.specs.checks import check_catalog, schema_problem
 
 QUERIES = json.loads((Path(__file__).parent / "fixtures" / "search_queries.json").read_text())
 
@@ -68,3 +68,10 @@ def test_search_tools_finds_the_right_tool_in_the_top_five(builtin_catalog: Cata
     print(f"search_tools top-5 hit rate: {hits}/{len(QUERIES)} = {rate:.2f}")
     assert len(QUERIES) == 50
     assert rate >= 0.8, misses
+
+
+def test_an_invalid_schema_is_named_with_the_reason_and_a_valid_one_passes():
+    assert schema_problem({"type": "object", "properties": {"days": {"type": "integer", "minimum": 1}}}) is None
+    assert schema_problem({"type": "objectx"}) == "'objectx' is not valid under any of the given schemas"
+    assert schema_problem({"type": "object", "properties": {"days": {"minimum": "one"}}}) == (
+        "'one' is not of type 'number'")
