@@ -29,7 +29,9 @@ MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april
 MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 TODAY_WORDS = ("today", "tonight", "this morning", "this evening", "this afternoon", "now")
-ALIASES = {"uk": "gb", "britain": "gb", "england": "gb", "usa": "us", "america": "us"}
+ALIASES = {"uk": "gb", "britain": "gb", "england": "gb", "usa": "us", "america": "us",
+           # Everyday currency names pycountry does not carry ("Pound Sterling", "Yuan Renminbi").
+           "pound": "gbp", "sterling": "gbp", "quid": "gbp", "yen": "jpy", "yuan": "cny", "renminbi": "cny"}
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:,\d{3})*(?:\.\d+)?(?!\w)")
 _CLOCK = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2})?Z?)?$")
@@ -59,8 +61,13 @@ def stem(word: str) -> str:
     return word
 
 
+def _forms(word: str) -> set[str]:
+    """A word, its stem and its singular: "rules" gives rules, rul, rule."""
+    return {word, stem(word), word[:-1] if word.endswith("s") and len(word) > 3 else word}
+
+
 def _words_match(a: str, b: str) -> bool:
-    return stem(a) == stem(b) or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
+    return bool(_forms(a) & _forms(b)) or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
 @dataclass
@@ -238,7 +245,7 @@ def _times_in(text: str) -> set[str]:
 
 
 def _codes_in(text: str) -> set[str]:
-    codes = {code for alias, code in ALIASES.items() if re.search(rf"\b{alias}\b", text)}
+    codes = {code for alias, code in ALIASES.items() if re.search(rf"\b{alias}s?\b", text)}
     for names, found in _code_names():
         if any(n in text and re.search(rf"(?<!\w){re.escape(n)}s?(?!\w)", text) for n in names):
             codes |= found
@@ -247,10 +254,17 @@ def _codes_in(text: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def _code_names() -> list[tuple[tuple[str, ...], frozenset[str]]]:
-    """(folded names, folded codes) of every country and currency pycountry knows."""
+    """(folded names, folded codes) of every country, currency and subdivision pycountry knows.
+
+    A subdivision's name grounds its short and full codes: "Illinois" gives ``il`` and ``us-il``.
+    """
     import pycountry
 
     out = []
+    for sub in pycountry.subdivisions:
+        short = sub.code.split("-", 1)[1]
+        if short.isalpha():
+            out.append(((fold(sub.name),), frozenset({short.casefold(), sub.code.casefold()})))
     for c in pycountry.countries:
         names = {fold(getattr(c, attr)) for attr in ("name", "official_name", "common_name") if hasattr(c, attr)}
         out.append((tuple(sorted(names)), frozenset({c.alpha_2.casefold(), c.alpha_3.casefold()})))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 from env_server.catalog import Catalog
 from env_server.orchestrator import ScenarioLoad
 from env_server.orchestrator.cli import scenarios_app
+from env_server.orchestrator.evidence import dialogue_evidence
 from env_server.orchestrator.fairness import fair_gold_findings
 from env_server.orchestrator.gold import function_tools
 from env_server.orchestrator.native import NativeScenarioFile, to_scenario_spec
@@ -160,3 +162,14 @@ def test_a_test_session_without_variants_is_a_finding(tmp_path: Path):
     (tmp_path / "fair_probe.json").write_text(json.dumps(data))
     result = CliRunner().invoke(scenarios_app, ["check", "--scenarios", str(tmp_path)])
     assert result.exit_code == 1 and "fair_probe task 0: a test-split task needs >= 2 accept" in result.output
+
+
+
+def test_state_names_everyday_currency_names_and_plural_enum_choices_are_grounded(builtin_catalog: Catalog):
+    # "Illinois" grounds IL, "British pounds" grounds GBP, and "comedies" names the enum choice "comedy".
+    said = scenario("Comedies in Chicago, Illinois? I pay in British pounds.", {"city": "IL", "genre": "comedy"},
+                    later="Any in Lisbon?")
+    assert findings(said, builtin_catalog) == []
+    assert {"il", "us-il", "gbp"} <= dialogue_evidence(to_scenario_spec(said), 0, dt.date(2026, 3, 12)).codes
+    unsaid = scenario("Comedies in Chicago?", {"city": "IL", "genre": "comedy"}, later="Any in Lisbon?")
+    assert [f.split(": ")[0] for f in findings(unsaid, builtin_catalog)] == [f"fair_probe task 0 node 0 {SEARCH}.city"]
