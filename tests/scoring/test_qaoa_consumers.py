@@ -74,18 +74,19 @@ def test_every_session_of_an_oracle_replay_run_passes_both_consumers(replay_runs
                                                                      builtin_scenarios: ScenarioLoad) -> None:
     run = load_run(replay_runs / "oracle-replay")  # the run directory stands for its one result file
     items = list(iter_qaoa(run, source))
-    assert len(items) == len(builtin_scenarios.scenarios) == 24
+    assert len(items) == len(builtin_scenarios.scenarios) >= 24
     assert rejections(items) == {}
     roles = [t["from"] for i in items for t in i["conversations"]]
     assert roles.count("function_call") == roles.count("observation") > 0
 
 
-def test_export_reads_the_runs_parent_directory_and_writes_one_json_array(replay_runs: Path, tmp_path: Path) -> None:
+def test_export_reads_the_runs_parent_directory_and_writes_one_json_array(replay_runs: Path, tmp_path: Path,
+                                                                         builtin_scenarios: ScenarioLoad) -> None:
     out = tmp_path / "sft.data"
     result = CliRunner().invoke(score_app, ["export-qaoa", str(replay_runs), "--out", str(out), "--format", "json"])
     assert result.exit_code == 0, result.output
     items = json.loads(out.read_text())
-    assert isinstance(items, list) and len(items) == 24 and rejections(items) == {}
+    assert isinstance(items, list) and len(items) == len(builtin_scenarios.scenarios) and rejections(items) == {}
     assert all(isinstance(i["tools"], str) and json.loads(i["tools"]) for i in items)
 
 
