@@ -42,6 +42,12 @@ _DAY_MONTH = re.compile(rf"\b{_ORD}\s+(?:of\s+){_MONTH}\b")
 _MONTH_RANGE = re.compile(rf"\b{_MONTH}\s+{_ORD}\s*(?:and|to|-|–|through|until)\s*{_ORD}\b")
 _WORD_DAY_MONTH = re.compile(rf"\b({'|'.join(ORDINALS)})\s+of\s+{_MONTH}\b")
 _WORD = re.compile(r"\w+")
+# A date that names its year: "March 8, 2018", "8 March 2018", "the 8th of March, 2018".
+_MONTH_DAY_YEAR = re.compile(rf"\b{_MONTH}\s+{_ORD},?\s+(\d{{4}})\b")
+_DAY_MONTH_YEAR = re.compile(rf"\b{_ORD}\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b")
+# "7pm", "7:30 pm", "11 a.m."; "noon" and "midnight".
+_MERIDIEM = re.compile(r"(?<!\d)(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?")
+_NAMED_TIMES = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 
 
 def sub_schema(schema: dict[str, Any], key: str) -> dict[str, Any]:
@@ -216,6 +222,13 @@ def _dates_in(text: str, today: dt.date) -> set[dt.date]:
                 found.add(dt.date(year, MONTHS[month], int(day)))
             except ValueError:
                 continue
+    dated = [(m.group(1), m.group(2), m.group(3)) for m in _MONTH_DAY_YEAR.finditer(text)]
+    dated += [(m.group(2), m.group(1), m.group(3)) for m in _DAY_MONTH_YEAR.finditer(text)]
+    for month, day, year in dated:
+        try:
+            found.add(dt.date(int(year), MONTHS[month], int(day)))
+        except ValueError:
+            continue
     for m in re.finditer(r"\d{4}-\d{2}-\d{2}", text):
         try:
             found.add(dt.date.fromisoformat(m.group(0)))
@@ -241,6 +254,11 @@ def _times_in(text: str) -> set[str]:
     for word, hour in NUMBER_WORDS.items():
         if hour <= 12 and re.search(rf"\b{word}\b", text):
             times |= {f"{hour:02d}:00", f"{(hour + 12) % 24:02d}:00"}
+    for hour_text, minute, half in _MERIDIEM.findall(text):
+        hour = int(hour_text)
+        if 1 <= hour <= 12:
+            times.add(f"{hour % 12 + (12 if half == 'p' else 0):02d}:{minute or '00'}")
+    times |= {clock for word, clock in _NAMED_TIMES.items() if re.search(rf"\b{word}\b", text)}
     return times
 
 

@@ -173,3 +173,11 @@ def test_state_names_everyday_currency_names_and_plural_enum_choices_are_grounde
     assert {"il", "us-il", "gbp"} <= dialogue_evidence(to_scenario_spec(said), 0, dt.date(2026, 3, 12)).codes
     unsaid = scenario("Comedies in Chicago?", {"city": "IL", "genre": "comedy"}, later="Any in Lisbon?")
     assert [f.split(": ")[0] for f in findings(unsaid, builtin_catalog)] == [f"fair_probe task 0 node 0 {SEARCH}.city"]
+
+
+def test_a_date_with_its_year_and_clock_times_said_as_pm_or_noon_are_grounded(builtin_catalog: Catalog):
+    said = scenario("Shows in Lisbon on March 8, 2018? Doors at 7pm, or noon, or 7:30 p.m.",
+                    {"city": "Lisbon", "start_date": "2018-03-08"}, later="Any in Lisbon?")
+    assert findings(said, builtin_catalog) == []
+    evidence = dialogue_evidence(to_scenario_spec(said), 0, dt.date(2026, 3, 12))
+    assert {"19:00", "12:00", "19:30"} <= evidence.times
