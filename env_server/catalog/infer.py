@@ -83,8 +83,15 @@ def infer_operation(words: list[str], description: str) -> Operation:
     return Operation.ACTION
 
 
+# "applyForJob" makes an application to the job, "enrollInCourse" an enrollment: the record
+# written is the request, not the thing asked for (job listings stay the world's).
+_REQUEST_NOUNS = {"apply": "application", "enroll": "enrollment"}
+
+
 def infer_entity(words: list[str]) -> str:
     """Entity noun: the last meaningful word of the name after the verb, singularized."""
+    if len(words) > 2 and words[0] in _REQUEST_NOUNS and words[1] in ("for", "to", "in"):
+        return _REQUEST_NOUNS[words[0]]
     rest = words[1:] if len(words) > 1 else words
     rest = [w for w in rest if w not in _SUFFIX_NOISE] or rest
     if "by" in words[1:]:

@@ -32,6 +32,8 @@ from env_server.catalog.models import (
     ToolSpec,
 )
 from env_server.catalog.normalize import normalize_schema
+from env_server.catalog.places import described_country
+from env_server.catalog.shape_hints import described_codes, shape_hints
 from env_server.errors import CatalogError
 
 MCP_NAME_RE = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
@@ -299,6 +301,13 @@ def to_tool_spec(raw: RawTool, name: str) -> ToolSpec:
             path="output", change=f"output schema inferred from the '{template.name}' entity template"))
     else:
         profile = infer_profile(raw.name, raw.description, input_schema)
+        # The spec's own schema: its fields' siblings and descriptions say what they hold.
+        output_schema, coded = described_codes(output_schema)
+        records += [NormalizationRecord(path=p, change="enum read from the codes its description lists")
+                    for p in coded]
+        profile = profile.model_copy(update={"place": described_country(raw.description)})
+    if not native and raw.profile is None:
+        profile = profile.model_copy(update={"hints": {**shape_hints(output_schema or {}), **profile.hints}})
     if output_schema is None:
         output_schema = infer_output_schema(profile, input_schema)
     if raw.source is SourceFormat.WILDTOOLBENCH:

@@ -22,7 +22,7 @@ _DEMONYMS = {
     "latvian": "LV", "lithuanian": "LT", "argentine": "AR", "chilean": "CL", "colombian": "CO",
     "singaporean": "SG", "thai": "TH", "vietnamese": "VN", "vietnam": "VN", "indonesian": "ID", "nigerian": "NG",
     "kenyan": "KE", "egyptian": "EG", "south african": "ZA", "russia": "RU", "russian": "RU", "taiwan": "TW",
-    "taiwanese": "TW", "tanzania": "TZ", "venezuela": "VE", "bolivia": "BO",
+    "taiwanese": "TW", "tanzania": "TZ", "venezuela": "VE", "bolivia": "BO", "faa": "US",
 }
 # Words that read as a country but rarely mean one in a tool description.
 _NOT_COUNTRIES = frozenset({"jersey", "guernsey", "chad", "georgia", "jordan", "turkey", "niger", "mali", "oman",
@@ -30,7 +30,7 @@ _NOT_COUNTRIES = frozenset({"jersey", "guernsey", "chad", "georgia", "jordan", "
 
 
 # Short forms matched only in capitals ("US", "UK"): "us" is also a pronoun.
-_CAPITALS = re.compile(r"(?<![\w-])(US|USA|UK)(?![\w-])")
+_CAPITALS = re.compile(r"(?<![\w-])(US|USA|UK|FAA)(?![\w-])")  # the FAA's data is the US's
 
 
 @functools.lru_cache(maxsize=1)
@@ -44,7 +44,7 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
         name = getattr(country, "common_name", None) or country.name
         if "," not in name and "(" not in name and name.lower() not in _NOT_COUNTRIES:
             pairs.setdefault(name.lower(), country.alpha_2)
-    pairs.update({k: v for k, v in _DEMONYMS.items() if k not in ("us", "usa", "uk")})
+    pairs.update({k: v for k, v in _DEMONYMS.items() if k not in ("us", "usa", "uk", "faa")})
     names = sorted(pairs, key=lambda n: (-len(n), n))
     return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])"), pairs
 

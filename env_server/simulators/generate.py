@@ -231,7 +231,7 @@ class Generation:
         if text is None:
             return None
         ref = self.facts.reference
-        hit = ref.airport(text.strip()) if len(text.strip()) == 3 else None
+        hit = ref.airport(text.strip()) if len(text.strip()) in (3, 4) else None  # IATA, or ICAO
         if hit is None:
             place = ref.find_place(text)
             hit = ref.main_airport(place) if place is not None else None

@@ -11,9 +11,11 @@ import functools
 import re
 from collections.abc import Mapping
 
+from env_server.simulators.aviation_kinds import AVIATION_RULES
 from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
+from env_server.simulators.shape_kinds import SHAPE_RULES
 
 _TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
 _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
@@ -249,6 +251,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     ]
 ]
 _RULES[:0] = DEV_RULES  # branches, commits and digests (dev_kinds)
+_RULES[:0] = AVIATION_RULES + SHAPE_RULES  # FAA fields, pages, pixel sizes, DSNs (aviation_kinds, shape_kinds)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -299,6 +302,9 @@ _QUOTE_ROLES = {
     "regular_market_previous_close": "previous_close",
     "c": "price", "close": "price", "price": "price", "current_price": "price", "last": "price",
     "last_price": "price", "latest_price": "price", "regular_market_price": "price", "rate": "price",
+    # the two sides of the book, a spread apart about the last price (shape_kinds)
+    "bid": "price_bid", "bid_price": "price_bid", "best_bid": "price_bid",
+    "ask": "price_ask", "ask_price": "price_ask", "best_ask": "price_ask",
 }
 
 

@@ -47,7 +47,7 @@ CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms
                  "currency_code", "quote_currency", "vs_currencies", "target_currency")
 BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source", "source_currency")
 AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code",
-                "origin_location_code", "fly_from", "departure_id")
+                "origin_location_code", "fly_from", "departure_id", "apt", "icao", "airport_icao", "faa_ident")
 DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata", "destination_code",
                      "destination_location_code", "fly_to", "arrival_id")
 # The day a trip starts, when the call names it.

@@ -219,7 +219,13 @@ class ReferenceData:
         return out
 
     def airport(self, code: str) -> AirportFact | None:
-        return self.airports.get(code.upper())
+        """By IATA code, or by ICAO code (``KAVL``)."""
+        code = code.upper()
+        return self.airports.get(code) or (self._airports_by_icao.get(code) if len(code) == 4 else None)
+
+    @functools.cached_property
+    def _airports_by_icao(self) -> dict[str, AirportFact]:
+        return {a.icao: a for a in self.airports.values() if a.icao}
 
     @functools.cached_property
     def _airports_by_city(self) -> dict[str, list[AirportFact]]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from faker import Faker
 
+from env_server.simulators.aviation_kinds import AVIATION_KINDS
 from env_server.simulators.clock_kinds import CLOCK_KINDS
 from env_server.simulators.coherent_kinds import (
     airline,
@@ -62,6 +63,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.word_kinds import WORD_KINDS
@@ -397,3 +399,5 @@ KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
 KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
 KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)
+KINDS.update(AVIATION_KINDS)  # FAA facility and route fields (aviation_kinds)
+KINDS.update(SHAPE_KINDS)  # pages, pixel sizes, bid/ask, DSNs (shape_kinds)

@@ -54,6 +54,7 @@ from env_server.specs.audit_checks import (
 from env_server.specs.audit_echo import echo_hits
 from env_server.specs.audit_imported import imported_hits
 from env_server.specs.audit_numeric import numeric_hits
+from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
 from env_server.specs.domain_checks import domain_hits
 from env_server.specs.format_checks import format_hits
@@ -253,6 +254,7 @@ class _Auditor:
         yield from _tag(CheckKind.GEO, geo_hits(result, args, today, reverse=is_reverse(spec.name)))
         yield from _tag(CheckKind.IMPORTED, imported_hits(spec, args, result))
         yield from _tag(CheckKind.NUMERIC, numeric_hits(result, args, spec.profile.entity))
+        yield from _tag(CheckKind.NUMERIC, shape_hits(result))  # candles, bid/ask, pages, arc seconds
         yield from _tag(CheckKind.ID_FORMAT, id_format_hits(result, spec.profile.entity or "", _argument_texts(args)))
         yield from _tag(CheckKind.FORMAT, format_hits(spec, result, _argument_texts(args)))
         yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))

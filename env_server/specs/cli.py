@@ -144,7 +144,7 @@ def specs_audit(
 
     [bold]imported[/bold]: an imported tool (inferred schema) answers mostly generic filler, echoes an argument it was not sent, or takes another entity's id for its record's.
 
-    [bold]numeric[/bold]: numbers that do not add up: pagination (total, pages, page, limit), min <= avg <= max, percentages in 0..100, negative counts, a rate table's base and targets against the question.
+    [bold]numeric[/bold]: numbers that do not add up: pagination (total, pages, page, limit), min <= avg <= max, percentages in 0..100, negative counts, a rate table's base and targets against the question, a candle out of order, a bid not below its ask, seconds of arc that are not the degrees.
 
     [bold]question[/bold]: a search/list disagrees with its call (term missing from a row, a filter, date window, sort, limit or page not honoured; also probed with a limit of 2, a sort key and an enum filter).
 

@@ -23,6 +23,7 @@ from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
 from env_server.specs.sample_callers import NO_RULE, caller_value
+from env_server.specs.sample_records import record_value
 from env_server.specs.sample_rules import described_value
 from env_server.specs.sample_texts import is_text_param, text_value
 from env_server.specs.sample_values import sample_value
@@ -60,7 +61,8 @@ def _sampled_value(spec: ToolSpec, name: str, sub: Any, gen: Generation, args: d
     """What a caller sends for one parameter: the first rule that knows, else the schema's draw.
 
     In order: a currency code; the text a caller analyses, a place a geocoder looks up or a
-    language code (``sample_texts``); a language pair, a prefix, a UUID (``sample_callers``);
+    language code (``sample_texts``); a search filter's value from its rows' closed list
+    (``sample_records``); a language pair, a prefix, a UUID (``sample_callers``);
     the example or kind a description names (``sample_values``, then ``sample_rules``)."""
     if not isinstance(sub, dict):
         return gen.fill({}, name)
@@ -68,6 +70,8 @@ def _sampled_value(spec: ToolSpec, name: str, sub: Any, gen: Generation, args: d
         return code
     if "enum" not in sub and (text := text_value(spec, name, sub, gen)) is not None:
         return text
+    if (held := record_value(spec, name, sub, gen)) is not None:  # a filter names what rows hold
+        return held
     if (ruled := caller_value(name, sub, gen, args)) is not NO_RULE:
         return ruled
     if (said := sample_value(name, sub, gen)) is not None:
