@@ -72,10 +72,11 @@ def test_hybrid_20_lists_20_tools_on_every_built_in_scenario_and_similar_picks_s
         shares = [builtin_catalog.tools[name].category in categories for name in session.distractors]
         similar_same, similar_total = similar_same + sum(shares[:quota]), similar_total + quota
         random_same, random_total = random_same + sum(shares[quota:]), random_total + len(shares) - quota
-    # On the 24 built-in scenarios: 190 of 251 similar picks (76%) share a category with the
+    # On the first 24 built-in scenarios: 190 of 251 similar picks (76%) shared a category with the
     # scenario's tools, against 4 of 120 random ones (the difflib ranking this replaced: 149 of 251).
+    # The total grows with the built-in set (475 similar picks on 44 scenarios); the shares must hold.
     print(f"similar picks sharing a category: {similar_same}/{similar_total}; random: {random_same}/{random_total}")
-    assert similar_total == 251 and similar_same / similar_total > 0.7
+    assert similar_total >= 251 and similar_same / similar_total > 0.7
     assert random_same / random_total < 0.2
 
 
