@@ -62,8 +62,11 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.place_query import PLACE_QUERY_KINDS
+from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
+from env_server.simulators.uv_kinds import UV_KINDS
 from env_server.simulators.word_kinds import WORD_KINDS
 
 if TYPE_CHECKING:
@@ -397,3 +400,6 @@ KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
 KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
 KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)
+KINDS.update(SECURITY_KINDS)  # CVSS vectors and scores, CPE names, CVE texts, scan facets (security_kinds)
+KINDS.update(PLACE_QUERY_KINDS)  # a place search's labels and classes (place_query)
+KINDS.update(UV_KINDS)  # UV readings that follow the sun (uv_kinds)
