@@ -22,6 +22,7 @@ from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
+from env_server.simulators.place_query import search_places
 from env_server.simulators.plans import DATE_RE, PlanCache, id_prefix, plan_for
 from env_server.simulators.records import (
     AIRPORT_ARGS,
@@ -210,6 +211,11 @@ class Generation:
 
     def call_place(self) -> PlaceFact | None:
         return self._call_place
+
+    @functools.cached_property
+    def search_places(self) -> tuple[PlaceFact, ...] | None:
+        """The places a place search answers (None: no place search; see ``place_query``)."""
+        return search_places(self)
 
     @functools.cached_property
     def call_countries(self) -> tuple[CountryFact, ...]:

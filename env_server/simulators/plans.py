@@ -24,6 +24,7 @@ from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
 from env_server.simulators.sites import own_site
+from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
-_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"})
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"} | UV_MOMENTS)
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
@@ -294,6 +295,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)
+        if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
+            n = min(n, len(named))  # a place search lists the places it names, or none
         if stepping:
             room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
             n = min(n, room) if room else n

@@ -184,6 +184,9 @@ class RecordScope:
         """Item ``index`` of a list of places: around the searched center when there is
         one (nearest first, within the radius), else distinct well-known cities."""
         ref = self.gen.facts.reference
+        named = self.gen.search_places  # a search for "Berlin" lists Berlin and its namesakes
+        if named:
+            return named[self.index % len(named)]
         center = self.gen.call_place()
         if center is not None:
             near = ref.places_near(center, self.gen.call_radius() or 50.0)

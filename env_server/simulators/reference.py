@@ -150,6 +150,14 @@ class ReferenceData:
                 index.setdefault(code.lower(), hit)
         return index
 
+    @functools.cached_property
+    def namesakes(self) -> dict[str, tuple[PlaceFact, ...]]:
+        """Every place by its folded name, largest first ("springfield" -> all of them)."""
+        index: dict[str, list[PlaceFact]] = {}
+        for place in self.places:
+            index.setdefault(fold(place.name), []).append(place)
+        return {name: tuple(found) for name, found in index.items()}
+
     def find_place(self, text: str) -> PlaceFact | None:
         """The city a free-text location names: "Berlin", "Lisbon, Portugal", "paris fr"."""
         if not text:

@@ -63,9 +63,12 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.place_query import PLACE_QUERY_KINDS
+from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
+from env_server.simulators.uv_kinds import UV_KINDS
 from env_server.simulators.word_kinds import WORD_KINDS
 
 if TYPE_CHECKING:
@@ -401,3 +404,6 @@ KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
 KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)
 KINDS.update(AVIATION_KINDS)  # FAA facility and route fields (aviation_kinds)
 KINDS.update(SHAPE_KINDS)  # pages, pixel sizes, bid/ask, DSNs (shape_kinds)
+KINDS.update(SECURITY_KINDS)  # CVSS vectors and scores, CPE names, CVE texts, scan facets (security_kinds)
+KINDS.update(PLACE_QUERY_KINDS)  # a place search's labels and classes (place_query)
+KINDS.update(UV_KINDS)  # UV readings that follow the sun (uv_kinds)
