@@ -90,7 +90,8 @@ def specs_check(
         f"({cat.repeats_merged} identical repeats merged, {variants} extra signatures kept as NAME__N)"
     )
     out.print(
-        f"{len(cat)} tools · {len(report.providers)} providers · {len(report.by_category)} categories · "
+        f"{_count(len(cat), 'tool')} · {_count(len(report.providers), 'provider')} · "
+        f"{_count(len(report.by_category), 'category', 'categories')} · "
         f"{report.write_tools} write tools, {len(cat) - report.write_tools} without writes · "
         f"{report.write_providers} providers with writes · {report.normalizations} normalizations"
     )
@@ -203,3 +204,8 @@ def _print_counts(title: str, counts: dict[str, Any]) -> None:
     for key, value in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         table.add_row(key, str(value))
     out.print(table)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` with the noun in the right number: "1 category", "2 categories"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"

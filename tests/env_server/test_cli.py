@@ -41,7 +41,7 @@ def test_specs_check_passes_on_one_category_of_the_builtin_catalog():
     result = runner.invoke(app, ["specs", "check", "--catalog", str(default_catalog_path() / "weather")])
     assert result.exit_code == 0, result.output
     assert "\n0 errors, " in result.output
-    assert " 1 categories" in result.output
+    assert " 1 category · " in result.output
 
 
 @pytest.mark.slow
