@@ -2,7 +2,7 @@
 
 :func:`evidence_for` gathers, for node ``i`` of task ``t``: the user's messages of tasks 0..t
 and their ask answers, the observations and assistant texts of earlier tasks and of the nodes
-node ``i`` depends on, and the dates, times, numbers and country / currency codes the dialogue
+node ``i`` depends on, and the dates, times, numbers and country / currency / language codes the dialogue
 resolves to (relative dates against the scenario's date). ``fairness.py`` asks it whether a
 gold value is grounded.
 """
@@ -272,7 +272,7 @@ def _codes_in(text: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def _code_names() -> list[tuple[tuple[str, ...], frozenset[str]]]:
-    """(folded names, folded codes) of every country, currency and subdivision pycountry knows.
+    """(folded names, folded codes) of every country, currency, subdivision and language pycountry knows.
 
     A subdivision's name grounds its short and full codes: "Illinois" gives ``il`` and ``us-il``.
     """
@@ -288,4 +288,7 @@ def _code_names() -> list[tuple[tuple[str, ...], frozenset[str]]]:
         out.append((tuple(sorted(names)), frozenset({c.alpha_2.casefold(), c.alpha_3.casefold()})))
     for money in pycountry.currencies:
         out.append(((fold(money.name),), frozenset({money.alpha_3.casefold()})))
+    for lang in pycountry.languages:
+        if hasattr(lang, "alpha_2"):  # "Spanish" grounds the ISO 639-1 code ``es``
+            out.append(((fold(lang.name),), frozenset({lang.alpha_2.casefold()})))
     return out

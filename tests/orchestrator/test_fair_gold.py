@@ -181,3 +181,12 @@ def test_a_date_with_its_year_and_clock_times_said_as_pm_or_noon_are_grounded(bu
     assert findings(said, builtin_catalog) == []
     evidence = dialogue_evidence(to_scenario_spec(said), 0, dt.date(2026, 3, 12))
     assert {"19:00", "12:00", "19:30"} <= evidence.times
+
+
+def test_a_language_name_grounds_its_two_letter_code(builtin_catalog: Catalog):
+    # "Spanish" grounds es (say, a translation target) as "UK" grounds gb; an unnamed language stays unfair.
+    said = scenario("Shows in Lisbon with Spanish subtitles?", {"city": "es"}, later="Any in Lisbon?")
+    assert "es" in dialogue_evidence(to_scenario_spec(said), 0, dt.date(2026, 3, 12)).codes
+    assert not [f for f in findings(said, builtin_catalog) if ".city:" in f and "appears neither" in f]
+    unsaid = scenario("Shows in Lisbon with subtitles?", {"city": "es"}, later="Any in Lisbon?")
+    assert [f for f in findings(unsaid, builtin_catalog) if ".city:" in f and "appears neither" in f]
