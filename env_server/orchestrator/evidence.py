@@ -224,9 +224,9 @@ def _dates_in(text: str, today: dt.date) -> set[dt.date]:
                 continue
     dated = [(m.group(1), m.group(2), m.group(3)) for m in _MONTH_DAY_YEAR.finditer(text)]
     dated += [(m.group(2), m.group(1), m.group(3)) for m in _DAY_MONTH_YEAR.finditer(text)]
-    for month, day, year in dated:
+    for month_name, day_text, year_text in dated:
         try:
-            found.add(dt.date(int(year), MONTHS[month], int(day)))
+            found.add(dt.date(int(year_text), MONTHS[month_name], int(day_text)))
         except ValueError:
             continue
     for m in re.finditer(r"\d{4}-\d{2}-\d{2}", text):
@@ -278,7 +278,7 @@ def _code_names() -> list[tuple[tuple[str, ...], frozenset[str]]]:
     """
     import pycountry
 
-    out = []
+    out: list[tuple[tuple[str, ...], frozenset[str]]] = []
     for sub in pycountry.subdivisions:
         short = sub.code.split("-", 1)[1]
         if short.isalpha():
