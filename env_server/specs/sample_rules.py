@@ -66,17 +66,28 @@ def described_value(name: str, schema: dict[str, Any], gen: Generation, sent: di
         return None
     text = str(schema.get("description") or "")
     value = _example(text, gen)
-    if value is None and name.lower().endswith("address") and category.lower() in _CHAIN_CATEGORIES \
-            and not _PLACE_WORDS.search(text):
+    if value is None and _names_wallet(name, text, category):
         value = str(draw_kind("wallet_address", gen))
     if value is None:
-        low = text.lower()
-        kind = next((k for pattern, k in _DESCRIBED if pattern.search(low)), None)
-        value = str(draw_kind(kind, gen)) if kind is not None else None
-        if kind == "currency_code" and sent and value in sent.values():
-            value = gen.rng.choice([c for c in _MAJOR_CURRENCIES if c not in sent.values()])
+        value = _named_kind_value(text.lower(), gen, sent)
     if value is None or not _fits(value, schema):
         return None
+    return value
+
+
+def _names_wallet(name: str, text: str, category: str) -> bool:
+    """An ``address`` on a chain is a wallet's, unless its description says street or mail."""
+    return name.lower().endswith("address") and category.lower() in _CHAIN_CATEGORIES and not _PLACE_WORDS.search(text)
+
+
+def _named_kind_value(low: str, gen: Generation, sent: dict[str, Any] | None) -> str | None:
+    """A value of the first kind the (lowercased) description names; a currency differs from those sent."""
+    kind = next((k for pattern, k in _DESCRIBED if pattern.search(low)), None)
+    if kind is None:
+        return None
+    value = str(draw_kind(kind, gen))
+    if kind == "currency_code" and sent and value in sent.values():
+        value = gen.rng.choice([c for c in _MAJOR_CURRENCIES if c not in sent.values()])
     return value
 
 
