@@ -150,10 +150,13 @@ PAGINATION_HOLDERS = frozenset({"pagination", "paging", "meta", "page_info", "in
                                 "search_metadata", "links"})
 
 
-# Paging figures a generated record must hold (with a list) for ``page_record`` to bind it:
-# a total or a page number. A bare ``count`` beside a list (of tags, of members) or a
-# book's ``pageCount`` beside its authors is no page's figure unless the record pages.
-_BINDING = frozenset(_SURE_TOTALS) | _PAGE
+# Paging figures a generated record must hold (with a list) for ``page_record`` to bind it
+# (and the audit to judge it): a total of results or a page number. A ``count`` or a
+# dataset's ``record_count`` beside a list of tags, or a document's ``page_count`` beside its
+# signers, is no page's figure unless the record pages.
+_RESULT_TOTALS = ("total", "total_results", "total_count", "total_items", "num_found", "total_hits", "nb_hits",
+                  "result_count", "count_total")
+_BINDING = frozenset(_RESULT_TOTALS) | _PAGE
 
 
 def answer_pages(out: dict[str, Any], schema: Mapping[str, Any], args: Mapping[str, Any], shown: int) -> None:
@@ -189,7 +192,7 @@ def page_violations(record: Mapping[str, Any], args: Mapping[str, Any]) -> list[
     n = len(rows)
     page, per_page, offset = _page_request(args, n)
     ints = {snake(k): k for k, v in record.items() if type(v) is int}
-    total_key = next((ints[name] for name in _SURE_TOTALS if name in ints), None)
+    total_key = next((ints[name] for name in _RESULT_TOTALS if name in ints), None)
     total = record[total_key] if total_key else None
     found: list[str] = []
     if total is not None and total < offset + n:
