@@ -105,31 +105,33 @@ def infer_profile(name: str, description: str, input_schema: dict[str, Any]) -> 
     words = split_words(name)
     op = infer_operation(words, description)
     props: dict[str, Any] = input_schema.get("properties") or {}
-    id_params = [p for p in props if is_id_param(p)]
-    entity = infer_entity(words)
     plural = len(words) > 1 and bool(
         _plural_noun(words) or _PLURAL_HINT.search(description) or _asks_count(props, description))
-    id_param = _best_id_param(id_params, entity)
-    if id_param is None and id_params and op in (Operation.UPDATE, Operation.DELETE):
-        # "manageBoardPins(board_id)" changes the board: the write's entity is the one its id names.
-        id_param, entity = id_params[0], id_entity(id_params[0])
-    elif id_param is None and op is Operation.READ and not plural and len(id_params) == 1:
-        # One record read by the one id it takes, under another name ("getShowDetail(activity_id)").
-        id_param = id_params[0]
+    id_param, entity = _choose_id_param(op, [p for p in props if is_id_param(p)], infer_entity(words), plural)
     if op is Operation.READ and id_param is None and plural:
         op = Operation.SEARCH
-    filters = [p for p in props if p != id_param and p.lower() not in _CONTROL_PARAMS]
-    collection = "results" if op in (Operation.SEARCH, Operation.LIST) else None
-    id_field = f"{entity}_id"
+    listing = op in (Operation.SEARCH, Operation.LIST)
     return ProfileSpec(
         operation=op,
         entity=entity,
-        id_param=id_param if op not in (Operation.SEARCH, Operation.LIST, Operation.CREATE) else None,
-        id_field=id_field,
-        filter_params=filters if op in (Operation.SEARCH, Operation.LIST) else [],
-        collection=collection,
+        id_param=id_param if not listing and op is not Operation.CREATE else None,
+        id_field=f"{entity}_id",
+        filter_params=[p for p in props if p != id_param and p.lower() not in _CONTROL_PARAMS] if listing else [],
+        collection="results" if listing else None,
         inferred=True,
     )
+
+
+def _choose_id_param(op: Operation, id_params: list[str], entity: str, plural: bool) -> tuple[str | None, str]:
+    """(the id parameter naming the record, the entity) of a tool taking ``id_params``."""
+    id_param = _best_id_param(id_params, entity)
+    if id_param is None and id_params and op in (Operation.UPDATE, Operation.DELETE):
+        # "manageBoardPins(board_id)" changes the board: the write's entity is the one its id names.
+        return id_params[0], id_entity(id_params[0])
+    if id_param is None and op is Operation.READ and not plural and len(id_params) == 1:
+        # One record read by the one id it takes, under another name ("getShowDetail(activity_id)").
+        return id_params[0], entity
+    return id_param, entity
 
 
 def _best_id_param(candidates: list[str], entity: str) -> str | None:

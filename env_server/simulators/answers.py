@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
-from env_server.simulators import invariants
+from env_server.simulators import invariants, timeline
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import (
     DIRECTION_ARGS,
@@ -189,18 +189,30 @@ def question_args(args: Mapping[str, Any]) -> dict[str, Any]:
             and _window_arg(snake(k), v)}
 
 
-def fits_question(row: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+def fits_question(row: Mapping[str, Any], args: Mapping[str, Any], when: str | None = None) -> bool:
     """Whether a stored row answers the call's term and date window (a list of the user's
-    own rows filters them by these; equal-valued filters are ``rows.matches``)."""
+    own rows filters them by these; equal-valued filters are ``rows.matches``). The window
+    judges the row's time-axis field ``when`` (a date, or epoch seconds), else its first date."""
     term = search_term(args)
     if term and not shows_term({k: v for k, v in row.items() if not k.startswith("_")}, term_words(term)):
         return False
     lo, hi = date_window(args)
     if lo is None and hi is None:
         return True
-    first = first_date_field(row)
-    day = _day(row[first]) if first is not None else None
+    day = _row_day(row, when)
     return day is None or (lo is None or day >= lo) and (hi is None or day <= hi)
+
+
+def _row_day(row: Mapping[str, Any], when: str | None) -> dt.date | None:
+    """The day a row happened on: its ``when`` field's, else its first date field's."""
+    value = row.get(when) if when else None
+    if isinstance(value, str) and ISO_RE.match(value):
+        return _day(value)
+    moment = timeline.moment(value, when or "") if value is not None else None
+    if moment is not None:
+        return moment.date()
+    first = first_date_field(row)
+    return _day(row[first]) if first is not None else None
 
 
 # -- fresh rows --------------------------------------------------------------------------

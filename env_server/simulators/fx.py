@@ -74,29 +74,42 @@ def fx_kind(field: str, entity: str, parent: str, hint: str | None) -> str | Non
     if not field or not is_fx_entity(entity) or hint not in _LOOSE_HINTS:
         return None
     low = _snake(field)
-    if low in _ROLE_BY_NAME:
-        return _ROLE_BY_NAME[low]
-    if low in _BASE:
-        return "fx_base"
-    if low in _TARGET:
-        return "fx_target"
-    if low in _PAIR:
-        return "fx_pair"
-    if low in _RATE or low == "price" and entity.lower() == "spot_price":
+    return _NAME_ROLES.get(low) or _amount_role(low, entity, parent) or _context_role(low, entity, parent, hint)
+
+
+# Roles a field's name alone decides.
+_NAME_ROLES = {
+    **_ROLE_BY_NAME,
+    **dict.fromkeys(_BASE, "fx_base"),
+    **dict.fromkeys(_TARGET, "fx_target"),
+    **dict.fromkeys(_PAIR, "fx_pair"),
+    **dict.fromkeys(_RATE, "fx_rate"),
+    **dict.fromkeys(_CONVERTED, "fx_converted"),
+}
+
+
+def _amount_role(low: str, entity: str, parent: str) -> str | None:
+    """An amount is what the call gives, or (inside a row) what it converts to; a spot price's is its rate."""
+    spot = entity.lower() == "spot_price"
+    if low == "price" and spot:
         return "fx_rate"
     if low in ("given_amount", "from_amount", "amount_given") or low == "amount" and not parent and entity != "spot_price":
         return "fx_amount"
-    if low in _CONVERTED or low == "amount" and parent and entity.lower() != "spot_price":
-        return "fx_converted"
-    if low == "amount" and entity.lower() == "spot_price":
-        return "fx_rate"
+    if low == "amount":
+        return "fx_converted" if parent and not spot else "fx_rate" if spot else None
+    return None
+
+
+def _context_role(low: str, entity: str, parent: str, hint: str | None) -> str | None:
+    """Roles that depend on the hint, on being a list item or on the entity being a series."""
     if hint == "currency_name":
         return "fx_currency_name"
     if low in _ITEM_CURRENCY:
         return "fx_currency" if parent else "fx_target"
-    if low in ("end_date", "end") and not parent and set(entity.lower().split("_")) & _SERIES_WORDS:
+    series = bool(set(entity.lower().split("_")) & _SERIES_WORDS)
+    if series and low in ("end_date", "end") and not parent:
         return "fx_series_end"
-    if low in ("date", "day", "effective_date") and parent and set(entity.lower().split("_")) & _SERIES_WORDS:
+    if series and low in ("date", "day", "effective_date") and parent:
         return "fx_day"
     return None
 
@@ -180,6 +193,17 @@ def build_query(gen: Generation) -> FxQuery:
     def known(code: str) -> bool:
         return code in table.fx_per_usd or code in table.instruments
 
+    series = bool(set(gen.entity.lower().split("_")) & _SERIES_WORDS)
+    base, targets = _currencies(args, known, series)
+    amount = arg_number(args, _AMOUNT_ARGS)
+    day = min(_day(args, _DAY_ARGS) or gen.today, gen.today)
+    days = _series_days(args, gen.today) if series else None
+    return FxQuery(base, targets, amount if amount is not None and amount > 0 else 1.0, day, days or (day,))
+
+
+def _currencies(args: dict[str, Any], known: Callable[[str], bool], series: bool) -> tuple[str, tuple[str, ...]]:
+    """(base, targets) the call names, by code or as a pair; a table without targets lists
+    the majors, a series follows one pair (the base's usual partner)."""
     pair = _pair(args, known)
     bases = [c for key in _BASE_ARG_NAMES if key in args for c in _codes(args[key], known)]
     base = bases[0] if bases else pair[0] if pair else "USD"
@@ -187,19 +211,19 @@ def build_query(gen: Generation) -> FxQuery:
     if not targets and pair:
         targets = [pair[1]]
     targets = [c for c in dict.fromkeys(targets) if c != base]
-    series = set(gen.entity.lower().split("_")) & _SERIES_WORDS
-    if not targets:  # a table lists the majors; a series follows one pair, the base's usual partner
+    if not targets:
         targets = [c for c in MAJORS if c != base][: 1 if series else len(MAJORS)]
-    amount = arg_number(args, _AMOUNT_ARGS)
-    day = min(_day(args, _DAY_ARGS) or gen.today, gen.today)
+    return base, tuple(targets)
+
+
+def _series_days(args: dict[str, Any], today: dt.date) -> tuple[dt.date, ...] | None:
+    """The days of a series window the call asks for (at most ``MAX_SERIES_DAYS``), or None without a start."""
     start = _day(args, _SERIES_START)
-    if start is not None and series:
-        end = min(_day(args, _SERIES_END) or gen.today, gen.today)
-        span = max(0, min((end - start).days, MAX_SERIES_DAYS - 1))
-        days = tuple(start + dt.timedelta(days=i) for i in range(span + 1))
-    else:
-        days = (day,)
-    return FxQuery(base, tuple(targets), amount if amount is not None and amount > 0 else 1.0, day, days)
+    if start is None:
+        return None
+    end = min(_day(args, _SERIES_END) or today, today)
+    span = max(0, min((end - start).days, MAX_SERIES_DAYS - 1))
+    return tuple(start + dt.timedelta(days=i) for i in range(span + 1))
 
 
 def with_defaults(args: dict[str, Any], input_schema: dict[str, Any]) -> dict[str, Any]:

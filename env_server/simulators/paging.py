@@ -1,20 +1,24 @@
-"""Order, limit and pages: a search or list answer sorted, cut and counted as its call asks.
+"""Order, limit and pages: a list answer sorted, cut and counted as its call asks.
 
 ``order_rows`` sorts rows by the field a ``sort``/``order_by`` key names (a date for
 "newest", a count for "popular"), in the ``order``/``direction`` asked, and cuts them to
-the limit (``limit``, ``per_page``, ``pageSize`` …); ``answer_pages`` makes the paging fields
-agree with the rows and the call. ``answers`` uses both, on every call.
+the limit (``limit``, ``per_page``, ``pageSize`` …); ``page_of`` takes the page a call asks
+for out of all the rows a stored list holds. The paging figures (page, per page, offset,
+total, pages, a page's count) agree with the rows shown and the call everywhere through
+one rule, ``_page_fields``: ``answer_pages`` applies it to a search or list answer (and
+its ``pagination``/``meta`` holder), ``page_record`` to any generated record that holds a
+list (``plans``), and ``page_violations`` reports where a result breaks it (the audit).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from env_server.simulators import plans
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema
 
 LIMIT_ARGS = ("limit", "per_page", "page_size", "max_results", "size", "count", "rows", "top", "first", "max_rows",
               "page_limit", "num_results", "results", "n", "max", "num")
@@ -101,28 +105,58 @@ def sort_keys(rows: list[Any], field: str) -> list[Any] | None:
 
 def order_rows(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
     """Rows sorted as the call asks (when the key names a field) and cut to its limit."""
-    asked = sort_request(args)
-    if asked is not None and len(rows) > 1:
-        field = sort_field(rows, asked[0])
-        keys = sort_keys(rows, field) if field is not None else None
-        if keys is not None:
-            first = rows[0][field]
-            desc = asked[1] if asked[1] is not None else not isinstance(first, str) or bool(ISO_RE.match(first))
-            order = sorted(range(len(rows)), key=lambda i: keys[i], reverse=desc)
-            rows = [rows[i] for i in order]
+    rows = sort_rows(rows, args)
     limit = requested_limit(args)
     return rows[:limit] if limit is not None else rows
 
 
-_TOTAL = ("total", "total_results", "total_count", "total_hits", "total_items", "total_records", "total_result_count",
-          "num_found", "nb_hits", "number_of_results", "result_total", "results_count", "record_count", "found",
-          "hits", "num_results", "count", "result_count", "count_total")
+def sort_rows(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
+    """Rows sorted as the call asks, when its key names a field they all carry."""
+    asked = sort_request(args)
+    if asked is None or len(rows) < 2:
+        return rows
+    field = sort_field(rows, asked[0])
+    keys = sort_keys(rows, field) if field is not None else None
+    if keys is None:
+        return rows
+    first = rows[0][field]
+    desc = asked[1] if asked[1] is not None else not isinstance(first, str) or bool(ISO_RE.match(first))
+    order = sorted(range(len(rows)), key=lambda i: keys[i], reverse=desc)
+    return [rows[i] for i in order]
+
+
+def page_of(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
+    """The page a call asks for out of all the rows of a stored list: ``limit`` rows from
+    the offset (or from ``(page - 1) * limit``). Without a limit or an offset the list is one page."""
+    limit = requested_limit(args)
+    offset = _arg_int(args, OFFSET_ARGS)
+    if limit is None and offset is None:
+        return rows
+    start = offset if offset is not None else ((_arg_int(args, PAGE_ARGS) or 1) - 1) * (limit or 0)
+    return rows[start: start + limit] if limit is not None else rows[start:]
+
+
+# Totals by name, those that say so first; "found", "hits" and "count" are a total only
+# where nothing else is (``_SURE_TOTALS`` leaves them out).
+_SURE_TOTALS = ("total", "total_results", "total_count", "total_hits", "total_items", "total_records",
+                "total_result_count", "num_found", "nb_hits", "number_of_results", "result_total", "results_count",
+                "record_count", "result_count", "count_total")
+_TOTAL = (*_SURE_TOTALS, "found", "hits", "num_results", "count")
 _PAGE = frozenset({"page", "current_page", "page_number", "page_num"})
 _PER_PAGE = frozenset({"per_page", "page_size", "limit", "items_per_page", "hits_per_page", "size", "rows"})
 _PAGES = frozenset({"total_pages", "pages", "page_count", "num_pages", "last_page", "nb_pages"})
 _OFFSET = frozenset({"offset", "start", "start_index", "skip", "from"})
 PAGINATION_HOLDERS = frozenset({"pagination", "paging", "meta", "page_info", "info", "search_information",
                                 "search_metadata", "links"})
+
+
+# Paging figures a generated record must hold (with a list) for ``page_record`` to bind it
+# (and the audit to judge it): a total of results or a page number. A ``count`` or a
+# dataset's ``record_count`` beside a list of tags, or a document's ``page_count`` beside its
+# signers, is no page's figure unless the record pages.
+_RESULT_TOTALS = ("total", "total_results", "total_count", "total_items", "num_found", "total_hits", "nb_hits",
+                  "result_count", "count_total")
+_BINDING = frozenset(_RESULT_TOTALS) | _PAGE
 
 
 def answer_pages(out: dict[str, Any], schema: Mapping[str, Any], args: Mapping[str, Any], shown: int) -> None:
@@ -138,14 +172,62 @@ def answer_pages(out: dict[str, Any], schema: Mapping[str, Any], args: Mapping[s
                 _page_fields(out[key], inner, args, shown)
 
 
-def _page_fields(out: dict[str, Any], props: dict[str, Any], args: Mapping[str, Any], shown: int) -> None:
-    ints = {snake(k): k for k, v in out.items() if type(v) is int and k in props}
-    if not ints:
-        return
+def binds_pages(props: Iterable[str], has_list: bool) -> bool:
+    """Whether records of a schema with these properties page a list (decided once per schema)."""
+    return has_list and any(snake(k) in _BINDING for k in props)
+
+
+def page_record(record: dict[str, Any], args: Mapping[str, Any], props: Mapping[str, Any]) -> None:
+    """The paging figures of a generated record agree with its (longest) list and the call (in place)."""
+    rows = _longest_list(record)
+    if rows is not None:
+        _page_fields(record, props, args, len(rows))
+
+
+def page_violations(record: Mapping[str, Any], args: Mapping[str, Any]) -> list[str]:
+    """Where a record's paging figures disagree with its (longest) list and the call."""
+    rows = _longest_list(record)
+    if rows is None:
+        return []
+    n = len(rows)
+    page, per_page, offset = _page_request(args, n)
+    ints = {snake(k): k for k, v in record.items() if type(v) is int}
+    total_key = next((ints[name] for name in _RESULT_TOTALS if name in ints), None)
+    total = record[total_key] if total_key else None
+    found: list[str] = []
+    if total is not None and total < offset + n:
+        found.append(f"{total_key}={total} is less than the {n} rows of page {page} and those before it")
+    for name, key in ints.items():
+        if name in _PAGES and total is not None and record[key] != max(page, math.ceil(total / per_page)):
+            found.append(f"{key}={record[key]} but {total} results at {per_page} a page make "
+                         f"{max(page, math.ceil(total / per_page))}")
+        elif name in _PAGE and record[key] != page:
+            found.append(f"{key}={record[key]}, though the call asked for page {page}")
+    limit = requested_limit(args)
+    if limit is not None and limit < n:
+        found.append(f"{n} rows, though the call asked for at most {limit}")
+    return found
+
+
+def _longest_list(record: Mapping[str, Any]) -> list[Any] | None:
+    lists = [v for v in record.values() if isinstance(v, list)]
+    return max(lists, key=len) if lists else None
+
+
+def _page_request(args: Mapping[str, Any], shown: int) -> tuple[int, int, int]:
+    """(the page asked for, rows a page, the offset of this page's first row): the first page
+    when none was asked; without a limit, the page shown is a full one."""
     page = _arg_int(args, PAGE_ARGS) or 1
     per_page = requested_limit(args) or max(shown, 1)
     offset = _arg_int(args, OFFSET_ARGS)
-    offset = (page - 1) * per_page if offset is None else offset
+    return page, per_page, (page - 1) * per_page if offset is None else offset
+
+
+def _page_fields(out: dict[str, Any], props: Mapping[str, Any], args: Mapping[str, Any], shown: int) -> None:
+    ints = {snake(k): k for k, v in out.items() if type(v) is int and k in props}
+    if not ints:
+        return
+    page, per_page, offset = _page_request(args, shown)
     total_key = next((ints[n] for n in _TOTAL if n in ints), None)
     total = _put_total(out, props, ints, total_key, offset, shown, shown < per_page) if total_key else None
     for name, key in ints.items():
@@ -167,7 +249,7 @@ def _page_value(name: str, drawn: int, page: int, per_page: int, offset: int, to
     return None
 
 
-def _put_total(out: dict[str, Any], props: dict[str, Any], ints: dict[str, str], key: str, offset: int,
+def _put_total(out: dict[str, Any], props: Mapping[str, Any], ints: dict[str, str], key: str, offset: int,
                shown: int, last: bool) -> int:
     """The total: at least the rows up to this page; exactly them when this page is short
     (the last one). Beside a total, a ``count`` is this page's."""
@@ -178,7 +260,7 @@ def _put_total(out: dict[str, Any], props: dict[str, Any], ints: dict[str, str],
     return total
 
 
-def _put(out: dict[str, Any], key: str, value: int, props: dict[str, Any]) -> None:
+def _put(out: dict[str, Any], key: str, value: int, props: Mapping[str, Any]) -> None:
     sub = props.get(key)
-    if isinstance(sub, dict) and fits_schema(value, sub):
+    if isinstance(sub, dict) and plans.fits_schema(value, sub):
         out[key] = value

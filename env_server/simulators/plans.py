@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.catalog.infer import ECHO_KEY
-from env_server.simulators import invariants, numeric, timeline
+from env_server.simulators import invariants, numeric, paging, timeline
 from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
@@ -226,7 +226,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     rules = invariants.rules_for(props)
     may_omit = any(isinstance(sub, dict) and sub.get(ECHO_KEY) is True for sub in props.values())
     stats = numeric.stat_groups(props)
-    paged = numeric.binds_pages(props, any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()))
+    paged = paging.binds_pages(props, any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()))
     intervals = timeline.pairs(props)
     period = "period" in props and "year" in props
 
@@ -245,7 +245,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
         if stats:
             numeric.enforce_stats(out, stats)
         if paged:
-            numeric.enforce_pages(out, gen.args, props)
+            paging.page_record(out, gen.args, props)
         if intervals:
             timeline.order_times(out, intervals, gen.now)
         if period:

@@ -19,7 +19,6 @@ id), so re-reading a row never changes it and nothing is written on a read.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +31,7 @@ from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.naming import snake
-from env_server.simulators.paging import answer_pages, order_rows
+from env_server.simulators.paging import answer_pages, order_rows, page_of, sort_rows
 from env_server.simulators.plans import fits_schema, short_values
 from env_server.simulators.rows import (
     CONTROL_PARAMS,
@@ -113,20 +112,33 @@ def _search(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: State
 
 def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     """A user-owned collection lists the session's rows (and the base world's)."""
+    spec, args = listing.spec, listing.args
+    when = timeline.when_key(properties_of(listing.item_schema))
+    listed = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in _owned_rows(listing, when)]
+    if when is not None:  # a ledger, a feed, a calendar: in time order (unless the call sorts)
+        now = listing.ctx.now or session_now(listing.ctx.today, 0)
+        listed = timeline.sort_by_time(listed, when, now)
+    # The page asked for out of every row found; the total counts them all.
+    out[listing.coll] = page_of(sort_rows(listed, args), args)
+    _fix_totals(out, spec.output_schema, len(listed))
+    answer_pages(out, spec.output_schema, args, len(out[listing.coll]))
+    return out
+
+
+def _owned_rows(listing: _Listing, when: str | None) -> list[tuple[str, RowState]]:
+    """The session's rows the call's filters, term and window find; the first look (and a
+    filtered look that finds none) seeds the rows the base world held."""
     spec, args, handle = listing.spec, listing.args, listing.handle
     world, p = handle.world, spec.profile
     # A filter named like the rows' own id field names their parent (an account's statuses).
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
-
     item_props = properties_of(listing.item_schema)
     judged = {k: v for k, v in args.items() if k != listing.idf}
-    when = timeline.when_key(item_props)
-    in_window = _window_test(when, args)
 
     def found() -> list[tuple[str, Any]]:
         return [(eid, r) for eid, r in world.rows_of(spec.family, p.entity)
-                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters) and in_window(r)
-                and fits_question(r.data, args) and next(filter_misses(r.data, judged, item_props), None) is None]
+                if r.data.get(STATE_KEY) != "deleted" and matches(r, args, filters)
+                and fits_question(r.data, args, when) and next(filter_misses(r.data, judged, item_props), None) is None]
 
     if handle.seeded:
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, {})
@@ -136,25 +148,7 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
         # The base world also held rows this filter finds (a past order with this status).
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted)
         rows = found()
-    limit = next((v for k in ("limit", "max_results", "per_page", "page_size", "count", "size")
-                  if isinstance(v := args.get(k), int) and not isinstance(v, bool) and v > 0), None)
-    rows = rows[:limit] if limit else rows
-    listed = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in rows]
-    if when is not None:  # a ledger, a feed, a calendar: in time order (unless the call sorts)
-        now = listing.ctx.now or session_now(listing.ctx.today, 0)
-        listed = timeline.sort_by_time(listed, when, now)
-    out[listing.coll] = order_rows(listed, args)
-    _fix_totals(out, spec.output_schema, len(out[listing.coll]))
-    answer_pages(out, spec.output_schema, args, len(out[listing.coll]))
-    return out
-
-
-def _window_test(when: str | None, args: dict[str, Any]) -> Callable[[RowState], bool]:
-    """Whether a user's row falls inside the days the call asks about (``start_date`` …)."""
-    lo, hi = timeline.window(args) if when is not None else (None, None)
-    if when is None or lo is None and hi is None:
-        return lambda row: True
-    return lambda row: timeline.within(row.data.get(when), lo, hi)
+    return rows
 
 
 def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 Over every record of a result it reports:
 
-* pagination that does not add up (``numeric.page_violations``): a total below the rows
-  shown, pages that are not ``ceil(total / per_page)``, a current page past the last, more
-  rows than the call's limit;
+* pagination that does not add up (``paging.page_violations``): a total below the rows
+  shown, pages that are not ``ceil(total / per_page)``, a current page other than the one
+  asked for, more rows than the call's limit;
 * a minimum above its maximum or an average outside them (``numeric.stat_violations``);
 * a percentage or share outside 0..100 (change percentages may be negative, not the rest),
   and dominance shares that add up to more than 100;
@@ -19,7 +19,8 @@ import re
 from typing import Any
 
 from env_server.simulators.fx import is_fx_entity
-from env_server.simulators.numeric import page_violations, stat_violations
+from env_server.simulators.numeric import stat_violations
+from env_server.simulators.paging import page_violations
 from env_server.simulators.records import BASE_ARGS, CURRENCY_ARGS
 
 Hit = tuple[str, str]
@@ -78,6 +79,12 @@ def fx_hits(result: Any, args: dict[str, Any], entity: str) -> list[Hit]:
     rows = next((v for v in result.values() if isinstance(v, list) and v and isinstance(v[0], dict)), None)
     if rows is None or base is None:
         return hits
+    return hits + _table_hits(rows, base, args)
+
+
+def _table_hits(rows: list[Any], base: str, args: dict[str, Any]) -> list[Hit]:
+    """The rows of a rate table quote every target asked for, and never the base itself."""
+    hits: list[Hit] = []
     listed = [r.get(k) for r in rows for k in ("currency", "code", "symbol") if isinstance(r.get(k), str)]
     if base in listed:
         hits.append(("$", f"the table quotes its base {base!r} against itself"))

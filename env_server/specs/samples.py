@@ -2,8 +2,8 @@
 
 Used by ``specs check``, the conformance tests and the benchmarks. Variant 0 fills only
 the required parameters, variant 1 fills every parameter, later variants a seeded subset.
-A free-text parameter takes what its description names or exemplifies (``sample_rules``,
-``sample_values``: an example, an E.164 number, a VIN, a language code) before its schema alone.
+A free-text parameter takes what its description names or exemplifies (``sample_values``:
+an example, an E.164 number, a VIN, a language code) before its schema alone.
 
 A tool that answers 404 to ids its world never produced (``unknown_ids: error``) cannot
 succeed on a sampled id: ``id_producer`` names the family's create tool to call first, and
@@ -24,9 +24,8 @@ from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
 from env_server.specs.sample_callers import NO_RULE, caller_value
 from env_server.specs.sample_records import record_value
-from env_server.specs.sample_rules import described_value
 from env_server.specs.sample_texts import is_text_param, text_value
-from env_server.specs.sample_values import sample_value
+from env_server.specs.sample_values import described_value, sample_value
 
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
@@ -63,7 +62,7 @@ def _sampled_value(spec: ToolSpec, name: str, sub: Any, gen: Generation, args: d
     In order: a currency code; the text a caller analyses, a place a geocoder looks up or a
     language code (``sample_texts``); a search filter's value from its rows' closed list
     (``sample_records``); a language pair, a prefix, a UUID (``sample_callers``);
-    the example or kind a description names (``sample_values``, then ``sample_rules``)."""
+    the example or kind a description names (``sample_values``)."""
     if not isinstance(sub, dict):
         return gen.fill({}, name)
     if (code := sample_currency(name, sub, gen)) is not None:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from env_server import ToolEnvironment
-from env_server.simulators import numeric
+from env_server.simulators import paging
 from env_server.specs.audit_numeric import numeric_hits
 from tests.env_server.free_play import call, env  # noqa: F401  (a fixture)
 
@@ -45,8 +45,8 @@ def test_global_crypto_figures_are_in_trillions_and_shares_stay_under_a_hundred(
 def test_enforced_pages_have_no_violations(total: int, pages: int, page: int, size: int, rows: int):
     record: dict[str, Any] = {"total": total, "pages": pages, "current_page": 7, "results": [{}] * min(rows, size)}
     args = {"page": page, "page_size": size}
-    numeric.enforce_pages(record, args)
-    assert numeric.page_violations(record, args) == []
+    paging.page_record(record, args, {k: {"type": "integer"} for k in record})
+    assert paging.page_violations(record, args) == []
     assert record["current_page"] == page
 
 
