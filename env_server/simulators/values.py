@@ -55,6 +55,8 @@ from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
+from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
+from env_server.simulators.medium import media_title_kind
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -157,7 +159,7 @@ def _record_title(gen: Generation) -> str:
         named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None) or next(
             (v for k in own_name if isinstance(v := gen.snaked_args.get(k), str) and v), None)
         own = named if scope.is_top else None  # the caller (or the stored row) named the record
-        return own or str(draw_kind(title_kind(gen.entity), gen))
+        return own or str(draw_kind(media_title_kind(gen), gen))
 
     title: str = scope.once("title", make)
     return title
@@ -395,5 +397,6 @@ KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follo
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)
 KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
+KINDS.update(MEDIA_NUMBER_KINDS)  # seasons, episodes and tracks that add up (media_numbers)
 KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
 KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)

@@ -59,6 +59,7 @@ from env_server.specs.domain_checks import domain_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.id_checks import id_format_hits
+from env_server.specs.media_checks import media_hits
 from env_server.specs.samples import sample_arguments
 from env_server.specs.time_checks import time_hits
 from state import Database, ErrorKind
@@ -256,6 +257,7 @@ class _Auditor:
         yield from _tag(CheckKind.ID_FORMAT, id_format_hits(result, spec.profile.entity or "", _argument_texts(args)))
         yield from _tag(CheckKind.FORMAT, format_hits(spec, result, _argument_texts(args)))
         yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
+        yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

@@ -1,0 +1,119 @@
+"""Film, TV, music and video records a fan would believe: genres of the record's medium,
+season and episode numbers that add up, text of the medium (a synopsis, a lyric)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from env_server.catalog import Catalog
+from env_server.environment import ToolEnvironment
+from env_server.simulators.medium import medium_of
+from env_server.simulators.records import default_facts
+from env_server.specs.media_checks import media_hits
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
+
+
+def _vocab(kind: str) -> frozenset[str]:
+    return frozenset(default_facts().vocab.get(kind).values)
+
+
+def test_a_tv_series_has_tv_genres_and_a_handful_of_seasons(env: ToolEnvironment):
+    screen = _vocab("screen_genre")
+    for series_id in range(1, 40):
+        series = call(env, "thetvdb_get_series_extended", series_id=series_id)
+        assert 1 <= series["seasons"] <= 40, series
+        assert set(series["genres"]) <= screen, series["genres"]
+        assert series["averageRuntime"] <= 70, series
+
+
+@pytest.mark.parametrize("tool,season,number,aired", [
+    ("thetvdb_list_series_episodes", "seasonNumber", "number", "aired"),
+    ("tvmaze_list_episodes", "season", "number", "airdate"),
+])
+def test_an_episode_list_counts_one_season_up_from_its_first_episode(env: ToolEnvironment, tool: str, season: str,
+                                                                     number: str, aired: str):
+    for series_id in range(1, 15):
+        key = "series_id" if tool.startswith("thetvdb") else "show_id"
+        rows = next(v for v in call(env, tool, **{key: series_id}).values() if isinstance(v, list))
+        assert len({r[season] for r in rows}) == 1 and rows[0][season] <= 12, rows
+        numbers = [r[number] for r in rows]
+        assert numbers == list(range(numbers[0], numbers[0] + len(rows))), numbers
+        days = [dt.date.fromisoformat(r[aired]) for r in rows]
+        assert days == sorted(days), days
+
+
+def test_a_season_asked_for_is_the_season_answered(env: ToolEnvironment):
+    answer = call(env, "omdb_get_season", i="tt0903747", Season=3)
+    assert answer["Season"] == 3 and answer["totalSeasons"] >= 3
+    assert [e["Episode"] for e in answer["Episodes"]] == list(range(1, len(answer["Episodes"]) + 1))
+
+
+def test_no_one_has_watched_more_episodes_than_a_show_has(env: ToolEnvironment):
+    for kind in ("shows", "anime"):
+        for item in call(env, "simkl_get_all_items", type=kind)["items"]:
+            assert 0 <= item["watched_episodes_count"] <= item["total_episodes_count"], item
+
+
+def test_music_records_take_music_genres_and_lyrics_read_as_lyrics(env: ToolEnvironment):
+    music = _vocab("music_genre")
+    tracks = call(env, "soundcloud_search_tracks", q="night drive")["collection"]
+    assert tracks and all(t["genre"] in music for t in tracks), [t["genre"] for t in tracks]
+    lyrics = call(env, "musixmatch_get_track_lyrics", track_id=811905)["lyrics_body"]
+    assert lyrics in _vocab("lyric_line")
+
+
+def test_a_release_lists_its_tracks_from_position_one(env: ToolEnvironment):
+    release = call(env, "musicbrainz_lookup_release", mbid="5b952be6-81f9-4f9a-a3a0-bb09f8b7e491")
+    assert [t["position"] for t in release["tracks"]] == list(range(1, len(release["tracks"]) + 1))
+
+
+def test_podcasts_are_filed_under_podcast_categories(env: ToolEnvironment):
+    categories = _vocab("podcast_category")
+    for show in call(env, "itunes_search_podcasts", term="history")["results"]:
+        assert show["primaryGenreName"] in categories, show
+
+
+def test_an_uploaded_video_has_an_uploaders_title_and_description(env: ToolEnvironment):
+    titles, texts = _vocab("video_title"), _vocab("video_description")
+    for video in call(env, "youtube_search_videos", q="")["items"]:
+        assert video["title"] in titles and video["description"] in texts, video
+
+
+def test_a_playlist_is_described_as_a_playlist(env: ToolEnvironment):
+    outcome = env.call_tool("free", "spotify_create_playlist", {"user_id": "user_fdb6fd7692", "name": "Comet"})
+    made = outcome.result
+    assert not outcome.is_error and made is not None, outcome.message
+    assert made["description"] in _vocab("playlist_description")
+
+
+def test_the_medium_follows_the_entity_then_the_category():
+    assert medium_of("series", "Video") == "screen"
+    assert medium_of("show", "Video") == "screen"  # a TV show, not a concert
+    assert medium_of("event", "Music") == "music"
+    assert medium_of("track", "Video") == "music"
+    assert medium_of("work", "Books") == "book"
+    assert medium_of("game", "Games & Comics") == "game"
+    assert medium_of("user", "Music") is None  # a person's texts are not the medium's
+    assert medium_of("event", "Business") is None
+
+
+def _spec(catalog: Catalog, name: str) -> Any:
+    return catalog.tools[name]
+
+
+def test_the_media_audit_flags_foreign_genres_and_counts_that_do_not_add_up(catalog: Catalog):
+    series = _spec(catalog, "thetvdb_get_series_extended")
+    bad = {"id": 1, "name": "The Copper Kettle", "seasons": 176, "genres": ["Drum and bass", "Crime drama"]}
+    hits = media_hits(series, bad, {})
+    assert any("176 seasons" in d for _, d in hits)
+    assert [p for p, d in hits if "music genre 'Drum and bass'" in d] == ["$.genres[0]"]
+    simkl = _spec(catalog, "simkl_get_all_items")
+    hits = media_hits(simkl, {"items": [{"watched_episodes_count": 30, "total_episodes_count": 12}]}, {})
+    assert hits == [("$.items[0].watched_episodes_count", "30 episodes watched of 12")]
+    note = default_facts().vocab.get("note_text").values[0]
+    assert media_hits(_spec(catalog, "tmdb_search_movies"), {"results": [{"overview": note}]}, {})
+    good = {"id": 1, "name": "The Copper Kettle", "seasons": 3, "genres": ["Crime drama", "Neo-noir"]}
+    assert media_hits(series, good, {}) == []
