@@ -11,7 +11,14 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators.medium import DESCRIPTIONS, GENRES, OWN_DESCRIPTIONS, genre_medium, record_medium
+from env_server.simulators.medium import (
+    DESCRIPTIONS,
+    FICTION,
+    GENRES,
+    OWN_DESCRIPTIONS,
+    genre_medium,
+    record_medium,
+)
 from env_server.simulators.naming import description_kind, snake, title_kind
 
 if TYPE_CHECKING:
@@ -41,8 +48,11 @@ def _description(gen: Generation) -> Any:
     from env_server.simulators.values import draw_kind  # values imports this module
 
     kind = description_kind(gen.entity)
-    if kind in _LOOSE_TEXTS:
-        own = next((k for w, k in OWN_DESCRIPTIONS.items() if w in snake(gen.entity).split("_")), None)
+    words = snake(gen.entity).split("_")
+    if "character" in words and gen.category.strip().lower() in FICTION:
+        kind = "character_description"  # a hero of a saga, not a neighbour's bio
+    elif kind in _LOOSE_TEXTS:
+        own = next((k for w, k in OWN_DESCRIPTIONS.items() if w in words), None)
         media_site = genre_medium(gen.entity, gen.category) is not None
         kind = own if own and media_site else DESCRIPTIONS.get(record_medium(gen) or "", kind)
     return draw_kind(kind, gen)

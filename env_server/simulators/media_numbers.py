@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -92,13 +93,22 @@ _TEXT_BY_FIELD = {"lyrics_body": "lyric_line", "lyrics": "lyric_line", "lyric": 
                   "lyrics_snippet": "lyric_line", "snippet_body": "lyric_line"}
 
 
+# People of a record other than the one it is about: a character's voice actor, a film's director.
+_OTHER_PEOPLE = re.compile(r"^(voice_actor|actor|actor_name|performer|performers|played_by|director|directors|"
+                           r"producer|producers|screenwriter|narrator|character_name|voiced_by)$")
+
+
 def media_kind(field: str, entity: str, parent: str, hint: str | None, typ: str) -> str | None:
     """``media_number_kind`` for a field of this JSON type whose hint says no more."""
+    if typ == "string" and hint in (None, "name", "author") and _OTHER_PEOPLE.match(snake(field)):
+        return "another_person"
     if hint is not None and hint not in _LOOSE_HINTS:
         return None
     if typ == "string" and snake(field) in _TEXT_BY_FIELD:
         return _TEXT_BY_FIELD[snake(field)]
     kind = media_number_kind(field, entity, parent)
+    if kind == "screen_runtime" and typ == "string":
+        return "screen_runtime_text"  # "142 min", as OMDb writes it
     if kind is None or (kind in ("image_path", "air_date")) != (typ == "string"):
         return None
     return kind
@@ -196,7 +206,9 @@ def watched_episodes(gen: Generation) -> int:
 def screen_runtime(gen: Generation) -> int:
     """Minutes of an episode (a sitcom's 22, a drama's 45 to 60, an anime's 24) or a film."""
     words = set(snake(gen.entity).split("_"))
-    if words & {"movie", "movies", "film", "films"} or gen.snaked_args.get("type") == "movie":
+    asked = str(gen.snaked_args.get("type") or "").lower()
+    if words & {"movie", "movies", "film", "films"} or asked in ("movie", "movies", "film") or (
+            words & {"title", "titles"} and asked not in ("series", "episode", "show", "shows", "tv", "anime")):
         return gen.rng.randint(84, 165)
     if _anime(gen):
         return gen.rng.choice((23, 24, 24, 24, 25))
@@ -224,6 +236,16 @@ def track_position(gen: Generation) -> int:
     return gen.rng.randint(1, 12)
 
 
+def another_person(gen: Generation) -> str:
+    """A person of the record who is not the one it names (drawn apart from the record's ``name``)."""
+    from env_server.simulators.values import faker_pool  # values imports this module
+
+    own = gen.scope.values.get("person")
+    names = faker_pool("name")
+    pick = str(gen.rng.choice(names))
+    return pick if pick != own else str(names[(names.index(pick) + 1) % len(names)])
+
+
 def image_path(gen: Generation) -> str:
     """An image's path on the provider's image server, as TMDb writes it (``/<27 chars>.jpg``)."""
     return "/" + "".join(gen.rng.choice(_BASE62) for _ in range(27)) + ".jpg"
@@ -238,6 +260,8 @@ MEDIA_NUMBER_KINDS: dict[str, Callable[[Generation], Any]] = {
     "track_count": track_count,
     "track_position": track_position,
     "image_path": image_path,
+    "another_person": another_person,
     "screen_runtime": screen_runtime,
+    "screen_runtime_text": lambda g: f"{screen_runtime(g)} min",
     "air_date": air_date,
 }

@@ -27,7 +27,9 @@ _BY_TITLE = {
 _BY_WORD = {"station": MUSIC, "radio": MUSIC, "scrobble": MUSIC, "recording": MUSIC, "lyrics": MUSIC,
             "podcast": PODCAST, "video": VIDEO, "clip": VIDEO, "anime": ANIME, "manga": ANIME, "episode": SCREEN, "season": SCREEN,
             "series": SCREEN, "movie": SCREEN, "film": SCREEN, "title": SCREEN}
-_BY_CATEGORY = {"music": MUSIC, "video": SCREEN, "anime": ANIME, "books": BOOK}
+_BY_CATEGORY = {"music": MUSIC, "video": SCREEN, "anime": ANIME, "books": BOOK, "games & comics": GAME}
+# Categories whose characters are fictional (a description is the character's, not a bio).
+FICTION = frozenset({"video", "anime", "games & comics"})
 # Entity words that keep a record out of its category's medium (a user of a music site, a
 # comment under a video: their texts are people's, not the medium's).
 _NOT_MEDIA = frozenset({"user", "comment", "account", "profile", "member", "follower", "annotation",
@@ -85,6 +87,8 @@ def media_title_kind(gen: Generation) -> str:
         return "song_title"
     if medium == BOOK and kind == "entity_title":
         return "book_title"
+    if medium == GAME and kind == "task_title":
+        return "card_name"  # a card of a card game, not a card on a task board
     return kind
 
 

@@ -117,3 +117,27 @@ def test_the_media_audit_flags_foreign_genres_and_counts_that_do_not_add_up(cata
     assert media_hits(_spec(catalog, "tmdb_search_movies"), {"results": [{"overview": note}]}, {})
     good = {"id": 1, "name": "The Copper Kettle", "seasons": 3, "genres": ["Crime drama", "Neo-noir"]}
     assert media_hits(series, good, {}) == []
+
+
+def test_game_cards_are_cards_and_fictional_characters_are_described_as_characters(env: ToolEnvironment):
+    cards = _vocab("card_name")
+    for card in call(env, "hearthstone_search_cards")["cards"]:
+        assert card["name"] in cards, card["name"]  # not "Proofread annual report" off a task board
+    heroes = _vocab("character_description")
+    for hero in call(env, "marvel_search_characters")["results"]:
+        assert hero["description"] in heroes, hero["description"]
+    entry = call(env, "pokeapi_get_species", id_or_name="eevee")
+    assert entry["flavor_text"] in _vocab("creature_flavor_text")
+
+
+def test_an_actor_is_not_the_character_they_play(env: ToolEnvironment):
+    for row in call(env, "tvmaze_get_show_cast", show_id=133559)["cast"]:
+        assert row["person_name"] != row["character_name"], row
+    for row in call(env, "jikan_get_anime_characters", mal_id=706369)["data"]:
+        assert row["name"] != row["voice_actor"], row
+
+
+def test_a_film_runs_feature_length_and_says_so_in_minutes(env: ToolEnvironment):
+    film = call(env, "omdb_get_by_imdb_id", i="tt5684948")
+    minutes = int(film["Runtime"].removesuffix(" min"))
+    assert 80 <= minutes <= 180, film["Runtime"]
