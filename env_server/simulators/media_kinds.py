@@ -38,7 +38,7 @@ def musical(entity: str) -> bool:
 
 def _genre(gen: Generation) -> str:
     medium = genre_medium(gen.entity, gen.category) or ("music" if musical(gen.entity) else None)
-    vocab = gen.facts.vocab.get(GENRES[medium] if medium else "genre")
+    vocab = gen.facts.vocab.get(GENRES.get(medium or "", "genre"))
     return str(gen.rng.choice(vocab.values))
 
 

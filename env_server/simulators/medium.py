@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 MUSIC, SCREEN, ANIME, BOOK, GAME = "music", "screen", "anime", "book", "game"
 VIDEO, PODCAST = "video", "podcast"  # an uploaded clip (YouTube, Vimeo); a podcast show
+NEWS = "news"
 
 _BY_TITLE = {
     "song_title": MUSIC, "album_title": MUSIC, "band_name": MUSIC, "playlist_name": MUSIC,
@@ -27,7 +28,7 @@ _BY_TITLE = {
 _BY_WORD = {"station": MUSIC, "radio": MUSIC, "scrobble": MUSIC, "recording": MUSIC, "lyrics": MUSIC,
             "podcast": PODCAST, "video": VIDEO, "clip": VIDEO, "anime": ANIME, "manga": ANIME, "episode": SCREEN, "season": SCREEN,
             "series": SCREEN, "movie": SCREEN, "film": SCREEN, "title": SCREEN}
-_BY_CATEGORY = {"music": MUSIC, "video": SCREEN, "anime": ANIME, "books": BOOK, "games & comics": GAME}
+_BY_CATEGORY = {"music": MUSIC, "video": SCREEN, "anime": ANIME, "books": BOOK, "games & comics": GAME, "news": NEWS}
 # Categories whose characters are fictional (a description is the character's, not a bio).
 FICTION = frozenset({"video", "anime", "games & comics"})
 # Entity words that keep a record out of its category's medium (a user of a music site, a
@@ -37,13 +38,19 @@ _NOT_MEDIA = frozenset({"user", "comment", "account", "profile", "member", "foll
                         "person", "people", "cast", "crew", "quote", "house", "planet", "starship",
                         "spacecraft", "species", "vehicle", "source", "provider", "network", "venue",
                         "chapter", "verse", "author", "publisher", "translation"})
+# Entity words that name a record of any medium; the category says which.
+_AMBIGUOUS = frozenset({"work", "works", "release", "item", "items", "title", "titles", "edition", "show", "entry"})
 # What a record of each medium is titled from, when its entity names no vocabulary.
 SCREEN_TITLES = {SCREEN: "tv_show_title", ANIME: "anime_title", VIDEO: "video_title"}
 # Vocabularies of the medium: genres and descriptions.
 GENRES = {MUSIC: "music_genre", SCREEN: "screen_genre", ANIME: "anime_genre", BOOK: "book_genre",
           GAME: "game_genre", VIDEO: "screen_genre", PODCAST: "podcast_category"}
 DESCRIPTIONS = {SCREEN: "film_synopsis", ANIME: "film_synopsis", BOOK: "book_description",
-                VIDEO: "video_description"}
+                VIDEO: "video_description", NEWS: "news_summary"}
+# Records of a news API that are stories (a wire item, a bookmark of an article).
+_STORY_WORDS = frozenset({"item", "wire", "report", "story", "entry", "bookmark", "article", "update", "blog"})
+# A news site's sources and feeds are outlets ("The Lisbon Herald"), not headlines.
+_OUTLET_WORDS = frozenset({"source", "sources", "outlet", "feed", "subscription", "publisher", "newspaper", "site"})
 # Records of a media site whose descriptions are of their own kind, by entity word.
 OWN_DESCRIPTIONS = {"playlist": "playlist_description", "channel": "channel_description"}
 
@@ -52,6 +59,9 @@ OWN_DESCRIPTIONS = {"playlist": "playlist_description", "channel": "channel_desc
 def medium_of(entity: str, category: str) -> str | None:
     """The medium of an entity's records in a catalog category (None when neither says)."""
     words = set(snake(entity).split("_"))
+    by_category = _BY_CATEGORY.get(category.strip().lower())
+    if by_category is not None and words <= _AMBIGUOUS:
+        return by_category  # a "work" of an anime site is an anime, of a music site a recording
     by_title = _BY_TITLE.get(title_kind(entity))
     if by_title is not None:
         return by_title
@@ -60,7 +70,7 @@ def medium_of(entity: str, category: str) -> str | None:
             return _BY_WORD[word]
     if words & _NOT_MEDIA:
         return None
-    return _BY_CATEGORY.get(category.strip().lower())
+    return by_category
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,7 +88,12 @@ def media_title_kind(gen: Generation) -> str:
     """The vocabulary a record's title comes from, its medium considered: a "show" on a video
     API is a TV series (not a concert), an "item" on a music store a song."""
     kind = title_kind(gen.entity)
+    if gen.category.strip().lower() == NEWS and _OUTLET_WORDS & set(snake(gen.entity).split("_")):
+        return "news_outlet"
     medium = record_medium(gen)
+    if medium == NEWS and (kind == "document_title" or kind == "entity_title" and _STORY_WORDS & set(
+            snake(gen.entity).split("_"))):
+        return "headline"  # a report on a news API is a story, not a form
     if medium in SCREEN_TITLES and kind in ("show_title", "entity_title", "event_title"):
         return SCREEN_TITLES[medium]
     if medium == MUSIC and kind == "event_title":
@@ -92,7 +107,3 @@ def media_title_kind(gen: Generation) -> str:
     return kind
 
 
-def media_genre(gen: Generation) -> str:
-    medium = genre_medium(gen.entity, gen.category)
-    vocab = gen.facts.vocab.get(GENRES[medium] if medium else "genre")
-    return str(gen.rng.choice(vocab.values))

@@ -22,7 +22,7 @@ from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS, media_number
 from env_server.simulators.medium import GENRES, genre_medium
 from env_server.simulators.naming import snake
 from env_server.simulators.records import default_facts
-from env_server.specs.audit_checks import walk_records
+from env_server.specs.audit_checks import schema_enums, walk_records
 
 Hit = tuple[str, str]
 
@@ -48,7 +48,9 @@ def _loose_texts() -> frozenset[str]:
 def media_hits(spec: ToolSpec, result: Any, args: Mapping[str, Any]) -> list[Hit]:
     """Media findings in ``result`` of a call of ``spec`` with ``args``."""
     medium = genre_medium(spec.profile.entity, spec.category)
+    # What the call asked for and what the spec's own enums allow are the spec's word, not ours.
     asked = {str(v).lower() for v in args.values() if isinstance(v, str)}
+    asked |= {v.lower() for v in schema_enums(spec.output_schema)}
     found: list[Hit] = []
     for path, record in walk_records(result):
         if medium is not None:
@@ -70,7 +72,7 @@ def _genres(record: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
 
 def _genre_hits(path: str, record: Mapping[str, Any], medium: str, asked: set[str]) -> list[Hit]:
     lists = _genre_lists()
-    own = lists[medium]
+    own = lists.get(medium, frozenset())
     hits: list[Hit] = []
     for key, genre in _genres(record):
         low = genre.lower()

@@ -4,6 +4,7 @@ season and episode numbers that add up, text of the medium (a synopsis, a lyric)
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -141,3 +142,36 @@ def test_a_film_runs_feature_length_and_says_so_in_minutes(env: ToolEnvironment)
     film = call(env, "omdb_get_by_imdb_id", i="tt5684948")
     minutes = int(film["Runtime"].removesuffix(" min"))
     assert 80 <= minutes <= 180, film["Runtime"]
+
+
+def test_a_news_report_is_a_story_and_a_source_is_an_outlet(env: ToolEnvironment):
+    headlines, summaries = _vocab("headline"), _vocab("news_summary")
+    for report in call(env, "spaceflightnews_list_reports")["results"]:
+        assert report["title"] in headlines and report["summary"] in summaries, report  # not "Vacation Request Form"
+    outlets = [re.compile("^" + re.escape(t).replace(r"\{city\}", ".+").replace(r"\{country\}", ".+") + "$")
+               for t in _vocab("news_outlet")]
+    for source in call(env, "newsdata_list_sources")["results"]:
+        assert any(o.match(source["name"]) for o in outlets), source  # not a headline
+
+
+def test_scripture_and_poems_name_real_books_and_read_as_verse(env: ToolEnvironment):
+    books = {r["name"]: r["book_id"] for r in default_facts().vocab.get("bible_book").records}
+    verse = call(env, "bible_api_get_random_verse")["random_verse"]
+    assert books[verse["book_name"]] == verse["book_id"], verse
+    lines = _vocab("poem_line")
+    for poem in call(env, "poetrydb_search_by_title", title="Ozymandias")["poems"]:
+        assert set(poem["lines"]) <= lines, poem["lines"]
+
+
+def test_quotes_are_filed_under_quote_topics(env: ToolEnvironment):
+    topics = _vocab("quote_topic")
+    for quote in call(env, "favqs_list_quotes")["quotes"]:
+        assert set(quote["tags"]) <= topics, quote["tags"]
+    for row in call(env, "quotegarden_list_genres")["genres"]:
+        assert row["genre"] in topics, row
+
+
+def test_a_work_on_an_anime_site_is_an_anime():
+    assert medium_of("work", "Anime") == "anime"
+    assert medium_of("work", "Books") == "book"
+    assert medium_of("wire_item", "News") == "news"
