@@ -44,8 +44,9 @@ _AIRED = frozenset({"aired", "airdate", "air_date", "us_air_date", "original_air
 _IMAGE_PATH = frozenset({"poster_path", "backdrop_path", "profile_path", "still_path", "logo_path"})
 # Rows whose bare "number" is an episode's (an airing in a TV schedule).
 _EPISODIC = frozenset({"episode", "episodes", "airing", "airings", "schedule"})
+# Lists whose rows are numbered by their place in them (a track list, a recipe's ingredients).
 _TRACKED = frozenset({"track", "tracks", "recording", "recordings", "track_list", "tracklist", "media", "song",
-                      "songs"})
+                      "songs", "ingredients", "ingredient", "steps", "step"})
 _BASE62 = string.digits + string.ascii_letters
 # Episodes in a season, as broadcasters and streamers order them (13 and 22 are network TV's).
 _SEASON_LENGTHS = (6, 8, 8, 10, 10, 10, 12, 13, 13, 22, 24)

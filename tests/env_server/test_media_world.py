@@ -175,3 +175,21 @@ def test_a_work_on_an_anime_site_is_an_anime():
     assert medium_of("work", "Anime") == "anime"
     assert medium_of("work", "Books") == "book"
     assert medium_of("wire_item", "News") == "news"
+
+
+def test_a_bar_ingredient_is_described_by_its_own_facts(env: ToolEnvironment):
+    records = {r["name"]: r for r in default_facts().vocab.get("bar_ingredient").records}
+    found = call(env, "thecocktaildb_get_ingredient", i="vodka")
+    fact = records[found["strIngredient"]]  # a bar ingredient, not "garlic"
+    assert (found["strDescription"], found["strType"], found["strAlcohol"], found["strABV"]) == (
+        fact["description"], fact["type"], fact["alcoholic"], float(fact["abv"]))
+    drink = call(env, "thecocktaildb_get_cocktail", i="11007")
+    assert drink["strInstructions"] in _vocab("drink_instructions")
+    assert [r["position"] for r in drink["ingredients"]] == list(range(1, len(drink["ingredients"]) + 1))
+
+
+def test_fruit_taxonomy_is_the_fruits_own(env: ToolEnvironment):
+    facts = {r["name"].lower(): r for r in default_facts().vocab.get("fruit").records}
+    for fruit in call(env, "fruityvice_list_fruits")["fruits"]:
+        fact = facts[fruit["name"].lower()]
+        assert (fruit["family"], fruit["order"], fruit["genus"]) == (fact["family"], fact["order"], fact["genus"])
