@@ -50,6 +50,7 @@ from env_server.simulators.coherent_kinds import (
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
+from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
@@ -398,5 +399,6 @@ KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, 
 KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
 KINDS.update(MEDIA_NUMBER_KINDS)  # seasons, episodes and tracks that add up (media_numbers)
+KINDS.update(DOMAIN_TEXT_KINDS)  # notes, bios and categories that fit their record (domain_texts)
 KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
 KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)

@@ -18,7 +18,7 @@ from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtur
 
 
 def _vocab(kind: str) -> frozenset[str]:
-    return frozenset(default_facts().vocab.get(kind).values)
+    return frozenset(default_facts().vocab.get(kind).texts)
 
 
 def test_a_tv_series_has_tv_genres_and_a_handful_of_seasons(env: ToolEnvironment):
@@ -193,3 +193,17 @@ def test_fruit_taxonomy_is_the_fruits_own(env: ToolEnvironment):
     for fruit in call(env, "fruityvice_list_fruits")["fruits"]:
         fact = facts[fruit["name"].lower()]
         assert (fruit["family"], fruit["order"], fruit["genus"]) == (fact["family"], fact["order"], fact["genus"])
+
+
+def test_loose_texts_fit_the_record_they_describe(env: ToolEnvironment):
+    boards = call(env, "pinterest_list_boards")
+    rows = next(v for v in boards.values() if isinstance(v, list))
+    assert all(r["description"] in _vocab("collection_description") for r in rows), rows
+    channels = call(env, "slack_list_conversations")
+    rows = next(v for v in channels.values() if isinstance(v, list))
+    assert all(r["topic"] in _vocab("channel_topic") for r in rows), rows
+    sections = _vocab("news_section")
+    assert call(env, "nyt_get_top_stories")["section"] in sections  # a section of the paper, not "Careers"
+    author = call(env, "quotable_get_author", slug="albert-einstein")
+    assert author["description"] in _vocab("creator_bio") and author["bio"] in _vocab("creator_bio"), author
+    assert "{" not in call(env, "hearthstone_list_card_backs")["cardBacks"][0]["text"]
