@@ -109,6 +109,7 @@ class Generation:
         provider: str = "",
         link: str | None = None,
         home: str | None = None,
+        category: str = "",
     ) -> None:
         # Annotated so values.py (which imports this module back) can type-check its reads.
         self.seed: int = seed
@@ -130,6 +131,7 @@ class Generation:
         self.provider: str = provider  # whose pages and images the record's URLs point at
         self.link: str | None = link
         self.home: str | None = home  # the profile's place: where records are when the call names none
+        self.category: str = category  # the provider's catalog category: says a vague record's medium
 
     @property
     def snaked_args(self) -> dict[str, Any]:

@@ -35,6 +35,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
         provider=spec.provider,
         link=spec.link,
         home=profile.place,
+        category=spec.category,
     )
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):

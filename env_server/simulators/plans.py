@@ -21,6 +21,7 @@ from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.magnitudes import magnitude_kind
+from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
 from env_server.simulators.sites import own_site
@@ -39,7 +40,9 @@ LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
-_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"} | UV_MOMENTS)
+_FACT_DATES = frozenset(
+    {"air_date", "holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"} | UV_MOMENTS
+)
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
@@ -139,7 +142,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "null":
         return lambda gen, index: None
     kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
-            or resolve_kind(name, entity, parent, hints))
+            or media_kind(name, entity, parent, hints.get(name), typ) or resolve_kind(name, entity, parent, hints))
     kind = timeline.moment_kind(name, kind, schema.get("format"))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"

@@ -109,7 +109,7 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
                      current=reports_current(spec), plans=ctx.plans, provider=spec.provider, link=spec.link,
-                     home=spec.profile.place)
+                     home=spec.profile.place, category=spec.category)
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base

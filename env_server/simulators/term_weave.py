@@ -19,7 +19,13 @@ TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term"
                 "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
 # Fields that name a row: its page URL and slug were drawn from them, so the term goes there last.
 NAME_FIELDS = ("title", "name", "headline", "display_name", "full_name", "label", "subject", "caption")
-TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels", "genres")
+# (Not genres: a search for "road trip" does not make it a show's genre.)
+TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels")
+# Fields that hold a name or a label of their own (a genre, a network, an artist credit, a
+# publisher), not prose a term can open ("Sunset: a walk along the harbour…").
+NAMED = re.compile(r"(^|_)(genres?|network|channel|artist|credit|sort|company|publisher|label|studio|brand|director|"
+                   r"producer|format|kind|type|category|status|venue|"
+                   r"station|team|league|manufacturer)(_|$)")
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
 
@@ -53,11 +59,11 @@ def _weave_into_tags(row: dict[str, Any], shown: str, props: dict[str, Any], by_
 
 
 def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
-    """The row's first line of text that is not its name."""
+    """The row's first line of text that is not its name nor a name of something else."""
     titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake}
     for key, value in row.items():
         if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
-                and not PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
+                and not NAMED.search(snake(key)) and not PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
                 and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
             row[key] = woven
             return True

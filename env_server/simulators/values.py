@@ -51,11 +51,14 @@ from env_server.simulators.coherent_kinds import (
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
+from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
+from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
+from env_server.simulators.medium import media_title_kind
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -162,7 +165,7 @@ def _record_title(gen: Generation) -> str:
         named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None) or next(
             (v for k in own_name if isinstance(v := gen.snaked_args.get(k), str) and v), None)
         own = named if scope.is_top else None  # the caller (or the stored row) named the record
-        return own or str(draw_kind(title_kind(gen.entity), gen))
+        return own or str(draw_kind(media_title_kind(gen), gen))
 
     title: str = scope.once("title", make)
     return title
@@ -400,6 +403,8 @@ KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follo
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)
 KINDS.update(DEV_KINDS)  # branches, commits, digests (dev_kinds)
 KINDS.update(MEDIA_KINDS)  # genres of the record's medium (media_kinds)
+KINDS.update(MEDIA_NUMBER_KINDS)  # seasons, episodes and tracks that add up (media_numbers)
+KINDS.update(DOMAIN_TEXT_KINDS)  # notes, bios and categories that fit their record (domain_texts)
 KINDS.update(WORD_KINDS)  # words that fit the word question asked (word_kinds)
 KINDS.update(TEXT_KINDS)  # the call's own text: its words, sentences, translation (text_kinds)
 KINDS.update(AVIATION_KINDS)  # FAA facility and route fields (aviation_kinds)

@@ -60,6 +60,7 @@ from env_server.specs.domain_checks import domain_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.id_checks import id_format_hits
+from env_server.specs.media_checks import media_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.samples import sample_arguments
 from env_server.specs.time_checks import time_hits
@@ -260,6 +261,7 @@ class _Auditor:
         yield from _tag(CheckKind.FORMAT, format_hits(spec, result, _argument_texts(args)))
         yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
         yield from _tag(CheckKind.DOMAIN, provider_hits(spec, args, result))  # CVSS, ports, UV, place searches
+        yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
