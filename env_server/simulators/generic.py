@@ -12,6 +12,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import answer_search
+from env_server.simulators.arg_fields import with_currency_default
 from env_server.simulators.base import SimContext
 from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
@@ -25,7 +26,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
     gen = Generation(
         seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
         today=ctx.today,
-        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else args,
+        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else with_currency_default(
+            args, spec.input_schema),
         entity=profile.entity,
         hints=profile.hints,
         session_seed=ctx.seed,
