@@ -179,7 +179,8 @@ def _judged_filter(key: str, want: Any, fields: Mapping[str, str],
         schema = schema.get("items")
     if not isinstance(schema, dict) or all(enum_match(o, schema) is None for o in options):
         return None
-    return field, {normal(o) for o in options}
+    whole = {normal(want)} if isinstance(want, str) else set()  # "Armenia, Colombia" is one place, not two
+    return field, {normal(o) for o in options} | whole
 
 
 def _window_arg(name: str, value: Any) -> bool:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from env_server.simulators.plans import singular
+from env_server.simulators.plans import fits_schema, singular
 
 # The last word of a filter argument that names an attribute every row carries: the
 # argument filters the row field of that word (``nobel_prize_category`` -> ``category``,
@@ -82,3 +82,17 @@ def with_currency_default(args: dict[str, Any], input_schema: Mapping[str, Any])
     missing = {k: sub["default"] for k, sub in props.items() if k not in args and isinstance(sub, dict)
                and isinstance(sub.get("default"), str) and k.lower().endswith("currency")}
     return {**missing, **args} if missing else args
+
+
+def echo_keys(out: dict[str, Any], args: Mapping[str, Any], input_schema: Mapping[str, Any],
+              output_schema: Mapping[str, Any], id_param: str | None) -> None:
+    """A read keyed by more than its id answers for that key (in place): the books of the
+    genre asked say that genre, a season's averages that season."""
+    props = output_schema.get("properties")
+    if not isinstance(props, dict):
+        return
+    for key in input_schema.get("required") or []:
+        want, schema = args.get(key), props.get(key)
+        if key != id_param and isinstance(want, (str, int)) and not isinstance(want, bool) and isinstance(
+                schema, dict) and key in out and out[key] != want and fits_schema(want, schema):
+            out[key] = want

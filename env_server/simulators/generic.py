@@ -12,7 +12,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import answer_search
-from env_server.simulators.arg_fields import with_currency_default
+from env_server.simulators.arg_fields import echo_keys, with_currency_default
 from env_server.simulators.base import SimContext
 from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
@@ -48,6 +48,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
         value = args[profile.id_param]
         if _same_type(value, props[id_field]) and not same_country(value, result.get(id_field), profile.entity):
             result[id_field] = value
+    if profile.operation is Operation.READ:
+        echo_keys(result, args, spec.input_schema, spec.output_schema, profile.id_param)
     if answer and profile.operation in (Operation.SEARCH, Operation.LIST) and profile.collection:
         answer_search(result, spec, args)  # the term shows, filters hold, sort and limit obeyed
     return result

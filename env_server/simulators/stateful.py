@@ -25,7 +25,14 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
-from env_server.simulators.answers import answer_rows, answer_search, filter_misses, fits_question, question_args
+from env_server.simulators.answers import (
+    answer_rows,
+    answer_search,
+    enum_match,
+    filter_misses,
+    fits_question,
+    question_args,
+)
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generate import Generation, call_seed
@@ -123,12 +130,16 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     world, p = handle.world, spec.profile
     # A filter named like the rows' own id field names their parent (an account's statuses).
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
-    # The required arguments a list is scoped by (a project's pipelines): its rows are that scope's.
-    scope = {k: args[k] for k in spec.input_schema.get("required") or [] if k in args and k != listing.idf
+    # The required arguments a list is scoped by that its rows do not show (a project's
+    # pipelines): its rows are that scope's (``lineage.adopt_rows``).
+    item_props = properties_of(listing.item_schema)
+    scope = {k: args[k] for k in spec.input_schema.get("required") or [] if k in args and k not in item_props
              and k not in CONTROL_PARAMS and isinstance(args[k], (str, int)) and not isinstance(args[k], bool)}
     filters += [k for k in scope if k not in filters]
+    # A value the rows' field cannot hold (a station outside its enum) filters nothing, as the audit judges it.
+    filters = [k for k in filters if k not in args or not isinstance(item_props.get(k), dict) or isinstance(
+        args[k], (list, dict)) or enum_match(args[k], item_props[k]) is not None]
 
-    item_props = properties_of(listing.item_schema)
     judged = {k: v for k, v in args.items() if k != listing.idf}
     when = timeline.when_key(item_props)
     in_window = _window_test(when, args)

@@ -15,6 +15,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants, timeline
+from env_server.simulators.arg_fields import echo_keys
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generic import simulate_generic
@@ -215,6 +216,8 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators) and not same_country(
             args[id_param], out.get(idf), p.entity):  # "CH" opens Switzerland, whose cca3 stays "CHE"
         out[idf] = args[id_param]
+    if p.operation is Operation.READ and handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ACCEPT:
+        echo_keys(out, args, spec.input_schema, spec.output_schema, id_param)  # a stored row keeps its own
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)
         _set_closed_flags(out, spec.output_schema)

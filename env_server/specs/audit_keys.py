@@ -15,6 +15,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import normal
 from env_server.simulators.naming import snake
+from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import CONTROL_PARAMS, properties_of
 from env_server.specs.audit_checks import Hit
 
@@ -49,7 +50,9 @@ def keyed_read_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> lis
         want = args.get(key)
         if key == spec.profile.id_param or key in CONTROL_PARAMS or key not in result:
             continue
-        have = result[key]
+        have, schema = result[key], properties_of(spec.output_schema).get(key)
+        if not isinstance(schema, dict) or not fits_schema(want, schema):
+            continue  # a value the field cannot hold (a genre outside its enum): not judged here
         if isinstance(want, (str, int)) and isinstance(have, (str, int)) and not isinstance(want, bool) and (
                 normal(want) != normal(have)):
             hits.append((f"$.{key}", f"{key}={have!r} answers a call for {key}={want!r}"))
