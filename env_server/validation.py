@@ -188,7 +188,8 @@ def _describe(error: ValidationError, root: dict[str, Any]) -> str:
     if v == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         sub = (schema.get("properties") or {}).get(missing, {})
-        detail = sub.get("type", "any")
+        typ = sub.get("type", "any")
+        detail = " or ".join(map(str, typ)) if isinstance(typ, list) else str(typ)  # ["integer", "string"]
         if sub.get("description"):
             detail += f": {sub['description']}"
         prefix = f"{where}." if where else ""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from env_server.catalog.id_types import align_id_types
 from env_server.catalog.loaders import RawTool, mcp_safe_name, read_tools, to_tool_spec
 from env_server.catalog.models import (
     FunctionSpec,
@@ -97,6 +98,7 @@ def load_catalog(paths: list[Path] | None = None) -> Catalog:
             catalog.repeats_merged += len(catalog.tools) == before
         for group, raws in loaded.groups.items():
             catalog.groups[group] = [(_public_name(r), assigned[id(r)]) for r in raws]
+    align_id_types(catalog.tools.values())  # search rows carry ids of the type their readers take
     return catalog
 
 

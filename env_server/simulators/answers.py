@@ -22,6 +22,7 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators import invariants, timeline
+from env_server.simulators.arg_fields import field_for_arg, is_name_filter, named_like, shows_name
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import (
     DIRECTION_ARGS,
@@ -48,6 +49,7 @@ _LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$
 _UPPER_DATE_RE = re.compile(r"(^|_)(end|to|until|before|lte|lt|max)(_|$)")
 _NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + OFFSET_ARGS + SORT_ARGS + DIRECTION_ARGS + (
     "fields", "format", "api_key", "apikey", "cursor", "page_token", "callback", "key", "token"))
+_TIMED_RE = re.compile(r"(^|_)(date|time|timestamp|epoch|year|day|month|season|since|until|before|after)(_|$)")
 _RANGE_RE = re.compile(r"^(?:(min|max)_(.+)|(.+)_(min|max|gte|lte|gt|lt|from|to))$")
 
 
@@ -149,6 +151,10 @@ def filter_misses(row: Mapping[str, Any], args: Mapping[str, Any], props: Mappin
             continue
         field, wanted = judged
         have = row[field]
+        if is_name_filter(snake(key), snake(field)):
+            if isinstance(have, str) and not shows_name(have, want):
+                yield field, f"{field}={have!r} does not show the requested {key}={want!r}"
+            continue
         if isinstance(have, list):
             if have and not {normal(h) for h in have} & wanted:
                 yield field, f"{field}={have!r} holds none of the requested {key}={want!r}"
@@ -164,7 +170,7 @@ def _judged_filter(key: str, want: Any, fields: Mapping[str, str],
     name = snake(key)
     if name in _NOT_FILTERS or name == "id" or key.startswith("_") or _window_arg(name, want):
         return None
-    field = fields.get(name) or fields.get(singular(name))
+    field = field_for_arg(name, fields)
     if field is None or want is None or isinstance(want, (dict, bool)):
         return None
     options = want if isinstance(want, list) else str(want).split(",") if isinstance(want, str) else [want]
@@ -173,14 +179,19 @@ def _judged_filter(key: str, want: Any, fields: Mapping[str, str],
         schema = schema.get("items")
     if not isinstance(schema, dict) or all(enum_match(o, schema) is None for o in options):
         return None
-    return field, {normal(o) for o in options}
+    whole = {normal(want)} if isinstance(want, str) else set()  # "Armenia, Colombia" is one place, not two
+    return field, {normal(o) for o in options} | whole
 
 
 def _window_arg(name: str, value: Any) -> bool:
     """A bound of a window (``start_date``, ``endDate``, ``published_after``, ``from``), not
     a value to equal."""
-    return bool(_LOWER_DATE_RE.search(name) or _UPPER_DATE_RE.search(name)) and (
-        not isinstance(value, str) or bool(ISO_RE.match(value)))
+    if not (_LOWER_DATE_RE.search(name) or _UPPER_DATE_RE.search(name)):
+        return False
+    if isinstance(value, str):
+        return bool(ISO_RE.match(value))
+    # A number bounds a window when it is a moment (an epoch, a year), not an amount (price_max).
+    return not isinstance(value, (int, float)) or bool(_TIMED_RE.search(name)) or abs(value) >= 1e9
 
 
 def question_args(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -238,8 +249,10 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
                 continue
             if lower is None:
                 _match_value(row, field, props[field], want, i)
+            elif lower == "name":
+                _show_name(row, field, props[field], want)
             else:
-                _into_range(row, field, props[field], lower, want)
+                _into_range(row, field, props[field], lower is True, want)
         if rules or window != (None, None):
             _into_window(row, props, window)
             invariants.enforce(row, args, rules)
@@ -247,25 +260,25 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
             _weave_term(row, term or "", props)
 
 
-def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[str, Any, bool | None]]:
+def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[str, Any, bool | str | None]]:
     """(field, wanted value, None) for a filter to equal; (field, bound, lower?) for a
-    ``min_*``/``max_*`` bound. Paging, sorting, the term and date windows are not filters."""
+    ``min_*``/``max_*`` bound; (field, name, "name") for a name to show (``arg_fields``).
+    Paging, sorting, the term and date windows are not filters."""
     by_snake = {snake(k): k for k in props}
-    plan: list[tuple[str, Any, bool | None]] = []
+    plan: list[tuple[str, Any, bool | str | None]] = []
     for key, want in args.items():
         name = snake(key)
         if name in _NOT_FILTERS or name == "id" or want is None or _window_arg(name, want) or isinstance(
                 want, str) and len(want) > LONG_ECHO_CHARS:
             continue  # a long value is echoed into the call's own record only (``plans``)
-        field = by_snake.get(name) or by_snake.get(singular(name)) or by_snake.get(name + "s")
-        if field is not None:
-            plan.append((field, want, None))
-            continue
         ranged = _RANGE_RE.match(name)
-        if ranged and isinstance(want, (int, float)) and not isinstance(want, bool):
-            bound, target = (ranged.group(1), ranged.group(2)) if ranged.group(1) else (ranged.group(4), ranged.group(3))
-            if target in by_snake:
-                plan.append((by_snake[target], want, bound in ("min", "gte", "gt", "from")))
+        target = (ranged.group(2) or ranged.group(3)) if ranged and name not in by_snake else None
+        field = field_for_arg(name, by_snake) if target not in by_snake else None
+        if field is not None:
+            plan.append((field, want, "name" if is_name_filter(name, snake(field)) else None))
+            continue
+        if ranged and target in by_snake and isinstance(want, (int, float)) and not isinstance(want, bool):
+            plan.append((by_snake[target], want, (ranged.group(1) or ranged.group(4)) in ("min", "gte", "gt", "from")))
     return plan
 
 
@@ -290,6 +303,15 @@ def _match_value(row: dict[str, Any], field: str, schema: Any, want: Any, i: int
     pick = enum_match(options[i % len(options)], schema)
     if pick is not None:
         row[field] = pick
+
+
+def _show_name(row: dict[str, Any], field: str, schema: Any, want: Any) -> None:
+    """The row's name shows the name asked for (a search by part of a name)."""
+    have = row[field]
+    if isinstance(have, str) and isinstance(want, str) and want.strip() and not shows_name(have, want):
+        named = named_like(have, want)
+        if isinstance(schema, dict) and fits_schema(named, schema):
+            row[field] = named
 
 
 def _split(text: str) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import answer_search
+from env_server.simulators.arg_fields import echo_keys, with_currency_default
 from env_server.simulators.base import SimContext
 from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
@@ -25,7 +26,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
     gen = Generation(
         seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
         today=ctx.today,
-        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else args,
+        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else with_currency_default(
+            args, spec.input_schema),
         entity=profile.entity,
         hints=profile.hints,
         session_seed=ctx.seed,
@@ -47,6 +49,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
         value = args[profile.id_param]
         if _same_type(value, props[id_field]) and not same_country(value, result.get(id_field), profile.entity):
             result[id_field] = value
+    if profile.operation is Operation.READ:
+        echo_keys(result, args, spec.input_schema, spec.output_schema, profile.id_param)
     if answer and profile.operation in (Operation.SEARCH, Operation.LIST) and profile.collection:
         answer_search(result, spec, args)  # the term shows, filters hold, sort and limit obeyed
     return result

@@ -157,7 +157,9 @@ def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str
         # record vocabulary's field too: a service's code agrees with its name).
         chosen = geo or hints[name]
         narrowed = KINDS.get(chosen) or (lambda gen: draw_kind(chosen, gen))
-        return lambda gen, index: v if (v := narrowed(gen)) in enum else gen.rng.choice(enum)
+        cased = {e.lower(): e for e in enum if isinstance(e, str)}  # "Animalia" is the enum's "ANIMALIA"
+        return lambda gen, index: v if (v := narrowed(gen)) in enum else cased.get(
+            str(v).lower()) or gen.rng.choice(enum)
     # Most things a search finds are live; an occasional odd status stays possible.
     live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
     if live:

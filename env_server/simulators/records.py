@@ -44,7 +44,7 @@ INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids"
                    "fsym", "base_symbol", "pair", "instrument", "stock_symbol",
                    "cryptocurrency")
 CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
-                 "currency_code", "quote_currency", "vs_currencies", "target_currency")
+                 "currency_code", "quote_currency", "vs_currencies", "target_currency", "price_currency")
 BASE_ARGS = ("from", "base", "from_currency", "base_currency", "source", "source_currency")
 AIRPORT_ARGS = ("origin", "from_airport", "departure_airport", "dep_iata", "airport", "iata", "origin_code",
                 "origin_location_code", "fly_from", "departure_id", "apt", "icao", "airport_icao", "faa_ident")
@@ -260,10 +260,15 @@ class RecordScope:
 
     def _named_record(self, kind: str) -> dict[str, Any] | None:
         """The entry the call names ("husky" for the breed's sub-breeds), if any."""
-        index = self.gen.facts.vocab.index(kind)
+        vocab = self.gen.facts.vocab
+        index = vocab.index(kind)
         for value in self.gen.args.values():
             if isinstance(value, str) and value.lower() in index:
                 return index[value.lower()]
+        for value in self.gen.args.values():  # a name a sibling vocabulary knows (a tern in bird_taxon)
+            kin = vocab.kin_record(kind, value) if isinstance(value, str) and " " in value.strip() else None
+            if kin is not None:
+                return kin
         return None
 
     def vocab_record(self, kind: str) -> dict[str, Any]:

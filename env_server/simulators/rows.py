@@ -37,6 +37,9 @@ class CatalogRules:
     # (family, entity) -> the input schema of the id parameter its readers take: ids a search
     # emits are made to fit it, so every reader accepts them.
     id_schemas: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    # (family, entity) -> the first tool that lists it: what seeds its base world when a call
+    # names one of its rows before any list looked (``stateful.seed_referenced``).
+    listers: dict[tuple[str, str], ToolSpec] = field(default_factory=dict)
 
     @classmethod
     def from_specs(cls, specs: list[ToolSpec]) -> CatalogRules:
@@ -48,6 +51,8 @@ class CatalogRules:
             param = (spec.input_schema.get("properties") or {}).get(id_param or "")
             if spec.profile.operation is Operation.READ and isinstance(param, dict):
                 rules.id_schemas.setdefault(key, param)
+            if spec.profile.operation in (Operation.LIST, Operation.SEARCH) and spec.profile.collection:
+                rules.listers.setdefault(key, spec)
         return rules
 
     def owned(self, family: str, entity: str) -> bool:
@@ -113,7 +118,10 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base
-    return overlay(base, schema, row.data, ctx.validators)
+    # A row shows the query that found it where it has no value of its own (a pipeline
+    # listed for a project names that project).
+    query = row.data.get(QUERY_KEY)
+    return overlay(base, schema, {**query, **row.data} if query else row.data, ctx.validators)
 
 
 def known_values(data: dict[str, Any]) -> dict[str, Any]:

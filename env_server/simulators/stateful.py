@@ -24,12 +24,20 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
-from env_server.simulators.answers import answer_rows, answer_search, filter_misses, fits_question, question_args
+from env_server.simulators.answers import (
+    answer_rows,
+    answer_search,
+    enum_match,
+    filter_misses,
+    fits_question,
+    question_args,
+)
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id, matches_pattern
+from env_server.simulators.lineage import adopt_rows, inherit_parent, register_nested
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import answer_pages, order_rows, page_of, sort_rows
 from env_server.simulators.plans import fits_schema, short_values
@@ -63,13 +71,18 @@ def simulate_stateful(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> 
         materialize(spec, world, pinned)
         return pinned
     op = spec.profile.operation
+    if handle.seeded:
+        seed_referenced(spec, args, ctx, handle)
     if op in (Operation.SEARCH, Operation.LIST):
-        return _search(spec, args, ctx, handle)
-    if op is Operation.CREATE:
+        out = _search(spec, args, ctx, handle)
+    elif op is Operation.CREATE:
         return create_row(spec, args, ctx, handle)
-    if op in (Operation.READ, Operation.UPDATE, Operation.DELETE) and spec.profile.id_param in args:
-        return serve_by_id(spec, args, ctx, handle)
-    return simulate_generic(spec, args, ctx)
+    elif op in (Operation.READ, Operation.UPDATE, Operation.DELETE) and spec.profile.id_param in args:
+        out = serve_by_id(spec, args, ctx, handle)
+    else:
+        return simulate_generic(spec, args, ctx)
+    register_nested(spec, out, handle)  # the laureates of a prize open in the laureate reader
+    return out
 
 
 # -- search and list ------------------------------------------------------------------
@@ -115,6 +128,7 @@ def _list_owned(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
     spec, args = listing.spec, listing.args
     when = timeline.when_key(properties_of(listing.item_schema))
     listed = [project(spec, listing.item_schema, r, eid, listing.ctx, {}) for eid, r in _owned_rows(listing, when)]
+    inherit_parent(listed, spec, args, listing.handle, listing.item_schema)
     if when is not None:  # a ledger, a feed, a calendar: in time order (unless the call sorts)
         now = listing.ctx.now or session_now(listing.ctx.today, 0)
         listed = timeline.sort_by_time(listed, when, now)
@@ -132,7 +146,16 @@ def _owned_rows(listing: _Listing, when: str | None) -> list[tuple[str, RowState
     world, p = handle.world, spec.profile
     # A filter named like the rows' own id field names their parent (an account's statuses).
     filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
+    # The required arguments a list is scoped by that its rows do not show (a project's
+    # pipelines): its rows are that scope's (``lineage.adopt_rows``).
     item_props = properties_of(listing.item_schema)
+    scope = {k: args[k] for k in spec.input_schema.get("required") or [] if k in args and k not in item_props
+             and k not in CONTROL_PARAMS and isinstance(args[k], (str, int)) and not isinstance(args[k], bool)}
+    filters += [k for k in scope if k not in filters]
+    # A value the rows' field cannot hold (a station outside its enum) filters nothing, as the audit judges it.
+    filters = [k for k in filters if k not in args or not isinstance(item_props.get(k), dict) or isinstance(
+        args[k], (list, dict)) or enum_match(args[k], item_props[k]) is not None]
+
     judged = {k: v for k, v in args.items() if k != listing.idf}
 
     def found() -> list[tuple[str, Any]]:
@@ -146,9 +169,9 @@ def _owned_rows(listing: _Listing, when: str | None) -> list[tuple[str, RowState
     wanted = {**{k: args[k] for k in filters if k in args}, **question_args(args)}
     if not rows and handle.seeded and wanted:
         # The base world also held rows this filter finds (a past order with this status).
-        _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted)
+        _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted, scope)
         rows = found()
-    return rows
+    return adopt_rows(world, spec, rows, scope)  # the base rows found in a scope are that scope's
 
 
 def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
@@ -167,6 +190,7 @@ def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
         answer_pages(out, spec.output_schema, listing.args, len(out[listing.coll]))
         return out
     answer_search(out, spec, listing.args)  # a new query: the term shows, filters hold, sorted and cut
+    inherit_parent(out[listing.coll], spec, listing.args, listing.handle, listing.item_schema)
     ids, kept = [], []
     for item in out[listing.coll]:
         if not isinstance(item, dict):
@@ -209,7 +233,7 @@ _BASE_QUERY = "(base world)"
 
 
 def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: SimContext,
-                    handle: StateHandle, wanted: dict[str, Any]) -> None:
+                    handle: StateHandle, wanted: dict[str, Any], scope: dict[str, Any] | None = None) -> None:
     """The first look at a user-owned collection finds a few rows that were there before
     the session began (and a filtered look, a few that match the filter): with ids of their
     own, the same for the same seed."""
@@ -243,9 +267,28 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
                 conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
         item.pop(STATE_KEY, None)
-        world.put(ns, p.entity, str(item[idf]), dict(item))
+        world.put(ns, p.entity, str(item[idf]), {**(scope or {}), **item})  # kept in its scope, shown or not
         ids.append(str(item[idf]))
     world.remember_query(ns, p.entity, query, ids)
+
+
+def seed_referenced(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: StateHandle) -> None:
+    """A call that names a row of a user-owned collection (a message posted to a channel)
+    finds the base world's rows there even before any list looked: the channels a fresh
+    session lists are channels from the start."""
+    for key, value in args.items():
+        name = snake(key)
+        if not name.endswith("_id") or not isinstance(value, (str, int)) or isinstance(value, bool):
+            continue
+        entity = name[:-3]
+        lister = handle.rules.listers.get((spec.family, entity))
+        if lister is None or not handle.rules.owned(spec.family, entity) or handle.world.get(
+                spec.family, entity, str(value)) is not None:
+            continue
+        coll = properties_of(lister.output_schema).get(lister.profile.collection or "")
+        items = coll.get("items") if isinstance(coll, dict) else None
+        if isinstance(items, dict) and properties_of(items):
+            _seed_base_rows(lister, items, id_field_of(items, lister), ctx, handle, {})
 
 
 def is_id_list(name: str) -> bool:

@@ -17,6 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+# Record fields named differently across vocabularies that mean the same thing.
+KEY_ALIASES = {"sci_name": "scientific_name", "family_sci_name": "family"}
 SLOTS = ("city", "country", "first_name", "weekday")
 _SLOT_RE = re.compile(r"\{([a-z_]+)\}")
 
@@ -72,6 +74,7 @@ class Vocabulary:
         self._known = frozenset(self._kinds)
         self._loaded: dict[str, VocabSpec] = {}
         self._indexes: dict[str, dict[str, dict[str, Any]]] = {}
+        self._siblings_of: dict[str, tuple[str, ...]] = {}
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -96,6 +99,43 @@ class Vocabulary:
             found = self._indexes[f"{kind}:*"] = {
                 str(v).lower(): r for r in reversed(self.get(kind).records) for v in r.values()}
         return found.get(text.strip().lower())
+
+    def kin_record(self, kind: str, text: str) -> dict[str, Any] | None:
+        """A record of ``kind`` for a name only a sibling vocabulary knows: a tern is in
+        ``bird_taxon``, not in ``taxon``. Siblings are record vocabularies with a field of the
+        same meaning as ``kind``'s display field (``sci_name`` is ``scientific_name``); the
+        fields they lack come from the ``kind`` record sharing their most specific value
+        (the tern's order Charadriiformes gives its class Aves), and a genus is the first
+        word of a scientific name."""
+        own = self.get(kind).records
+        keys = list(own[0]) if own else []
+        if not keys:
+            return None
+        for sibling in self._siblings(kind, keys[0]):
+            found = self.lookup(sibling, text)
+            if found is None:
+                continue
+            mapped = {KEY_ALIASES.get(k, k): v for k, v in found.items() if KEY_ALIASES.get(k, k) in keys}
+            if "genus" in keys and "genus" not in mapped and isinstance(mapped.get("scientific_name"), str):
+                mapped["genus"] = mapped["scientific_name"].split(" ")[0]
+            kin = next((r for key in reversed(keys) if key in mapped and key != keys[0]
+                        for r in own if r[key] == mapped[key]), own[sum(map(ord, text)) % len(own)])
+            return {key: mapped.get(key, kin[key]) for key in keys}
+        return None
+
+    def _siblings(self, kind: str, display: str) -> tuple[str, ...]:
+        found = self._siblings_of.get(kind)
+        if found is None:
+            found = self._siblings_of[kind] = tuple(
+                other for other in self._kinds if other != kind and self._has_records(other)
+                and display in {KEY_ALIASES.get(k, k) for k in self.get(other).records[0]})
+        return found
+
+    def _has_records(self, kind: str) -> bool:
+        try:
+            return bool(self.get(kind).records)
+        except (ValueError, OSError):
+            return False
 
     def get(self, kind: str) -> VocabSpec:
         spec = self._loaded.get(kind)

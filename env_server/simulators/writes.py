@@ -15,11 +15,13 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants, timeline
+from env_server.simulators.arg_fields import echo_keys
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.geo_kinds import same_country
 from env_server.simulators.ids import conform_id, matches_pattern
+from env_server.simulators.lineage import alias_id, read_key
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import (
@@ -194,6 +196,15 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     p = spec.profile
     id_param: str = p.id_param  # type: ignore[assignment]  # set: the caller found it in args
     eid = str(args[id_param])
+    if p.operation is Operation.READ:  # by id or slug; a season's averages are that season's row
+        if handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ACCEPT:
+            eid = read_key(spec, args, eid)
+        else:
+            eid = alias_id(handle.world, spec, eid)
+            found = handle.world.get(spec.family, p.entity, eid)
+            stored = found.data.get(id_field_of(spec.output_schema, spec)) if found is not None else None
+            if stored is not None and str(stored) == eid and stored != args[id_param]:
+                args = {**args, id_param: stored}  # 42, "42" and its slug open the same row, drawn the same
     row = _row_by_id(spec, args, eid, ctx, handle)
     if p.operation is Operation.UPDATE:
         row = _update(spec, args, eid, row, handle)
@@ -205,6 +216,8 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators) and not same_country(
             args[id_param], out.get(idf), p.entity):  # "CH" opens Switzerland, whose cca3 stays "CHE"
         out[idf] = args[id_param]
+    if p.operation is Operation.READ and handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ACCEPT:
+        echo_keys(out, args, spec.input_schema, spec.output_schema, id_param)  # a stored row keeps its own
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)
         _set_closed_flags(out, spec.output_schema)

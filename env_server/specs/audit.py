@@ -53,6 +53,7 @@ from env_server.specs.audit_checks import (
 )
 from env_server.specs.audit_echo import echo_hits
 from env_server.specs.audit_imported import imported_hits
+from env_server.specs.audit_keys import emitted_id_hits, keyed_read_hits
 from env_server.specs.audit_numeric import numeric_hits
 from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
@@ -263,6 +264,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, provider_hits(spec, args, result))  # CVSS, ports, UV, place searches
         yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
+        yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
         yield from _tag(CheckKind.TIME, time_hits(result, args, today, session_now(today, 0)))
@@ -296,6 +298,7 @@ class _Auditor:
             for reader in readers:
                 id_param: str = reader.profile.id_param  # type: ignore[assignment]  # readers have one (__init__)
                 args = {k: v for k, v in sample_arguments(reader, 0).items() if k != id_param}
+                yield from _tag(CheckKind.ID_CHAIN, emitted_id_hits(path, eid, reader))
                 args[id_param] = _as_param(eid, reader.input_schema, id_param)
                 call = self._call(sid, reader.name, args)
                 outcome = call.outcome
