@@ -14,8 +14,8 @@ from env_server.catalog.models import Operation
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.search import ToolSearchIndex
-from env_server.search.index import SYNONYM_WEIGHT
 from env_server.search.intent import Intent, classify
+from env_server.search.query import SYNONYM_WEIGHT
 from env_server.search.stem import stem
 from env_server.search.synonyms import build_related
 from env_server.search.text import terms
