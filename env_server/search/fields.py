@@ -31,6 +31,12 @@ FIELDS: dict[str, tuple[float, float]] = {
 _NAME_VERBS = frozenset(terms("get list search find create update delete add remove lookup fetch query read"))
 # A tool whose required inputs include one of these is a second step: something else finds the id.
 _ID_PARAM = re.compile(r"(^|_)(id|ids|uuid|gid|slug|token|reference|ref)$|[a-z](Id|Ids|Uuid|Token)$")
+# A list of the words a service uses itself (its genres, categories, currency codes ...) helps
+# to fill another call's arguments; it rarely answers a need of its own.
+_VOCABULARY = re.compile(
+    r"_list_(?:\w+_)?(languages|currencies|categories|genres|sources|types|tags|symbols|formats|codes|departments"
+    r"|epochs|parameters|threat_lists|editions|translations|coverage|chains)$"
+)
 # A provider word in a description is a provider word when few other families use it.
 _DISTINCT_FAMILIES = 3
 
@@ -57,6 +63,14 @@ def needs_id(spec: ToolSpec) -> bool:
     """Whether the tool cannot run before some other call finds an id for it (creating is exempt)."""
     required = spec.input_schema.get("required") or []
     return spec.profile.operation is not Operation.CREATE and any(_ID_PARAM.search(name) for name in required)
+
+
+def vocabulary_of(spec: ToolSpec) -> str | None:
+    """For a tool that lists a service's own vocabulary, the stem of what it lists ("genre")."""
+    match = _VOCABULARY.search(spec.name)
+    if match is None or spec.input_schema.get("required"):
+        return None
+    return terms(match.group(1).split("_")[-1])[0]
 
 
 def move_provider_words(families: list[str], docs: list[dict[str, list[str]]]) -> None:

@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from env_server.catalog.models import Operation, ToolSpec
-from env_server.search.fields import FIELDS, move_provider_words, needs_id, tool_fields
+from env_server.search.fields import FIELDS, move_provider_words, needs_id, tool_fields, vocabulary_of
 from env_server.search.intent import Intent, classify, factor
 from env_server.search.query import DATE, QueryTerms, query_terms
 from env_server.search.slots import Slot, query_slots, tool_slots
@@ -44,6 +44,8 @@ _ID_HELD = re.compile(
 # Taking (or not taking) a kind of value the query holds.
 SLOT_FIT = {slot: 1.2 if slot is Slot.PLACE else 1.25 for slot in Slot}
 SLOT_MISS = dict.fromkeys(Slot, 0.85)
+# A tool listing a service's own vocabulary, when the query does not name what it lists.
+VOCABULARY_FACTOR = 0.8
 # Tools whose category (family) matches the query well as a whole are favoured by up to this share.
 CATEGORY_BOOST, FAMILY_BOOST = 1.0, 0.3
 GROUP_TOP = 3
@@ -65,6 +67,7 @@ class ToolSearchIndex:
         self._families = [spec.family for spec in tools]
         self._needs_id = [needs_id(spec) for spec in tools]
         self._takes = [tool_slots(spec) for spec in tools]
+        self._vocabulary = [vocabulary_of(spec) for spec in tools]
         self._slot_kinds = set(self._takes)
         self.categories: dict[str, str] = {c.lower(): c for c in sorted(set(self._categories))}
         docs = [tool_fields(spec) for spec in tools]
@@ -112,7 +115,8 @@ class ToolSearchIndex:
         fit = {takes: _slot_factor(slots, takes) for takes in self._slot_kinds}
         final = {
             doc: score * scale[self._operations[doc]] * (id_factor if self._needs_id[doc] else 1.0)
-            * fit[self._takes[doc]] * (COVER_FLOOR + (1 - COVER_FLOOR) * share[covered[doc]])
+            * fit[self._takes[doc]] * (VOCABULARY_FACTOR if self._vocabulary[doc] not in (None, *own) else 1.0)
+            * (COVER_FLOOR + (1 - COVER_FLOOR) * share[covered[doc]])
             for doc, score in scores.items()
         }
         if len(final) > CANDIDATES:

@@ -30,6 +30,8 @@ HINT_WEIGHT = 0.9
 SYNONYM_WEIGHT = 0.5
 REACHED_WEIGHT = 0.1
 _TIME_TERMS = frozenset(terms("today tonight tomorrow yesterday weekend night morning evening week month"))
+# Ways of saying "now" whose words would otherwise count as topic ("right", "moment").
+_NOW = re.compile(r"\b(?:right now|at the moment|at present|these days)\b", re.IGNORECASE)
 # A written date asks for a tool that takes one ("rates on 2020-01-01").
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 _DATE_TERMS = tuple(terms("date historical"))
@@ -53,7 +55,7 @@ class QueryTerms:
 
 def query_terms(query: str, table: SynonymTable) -> QueryTerms:
     """The weighted stems of ``query`` with their related words."""
-    head, tail = split_head(topic(query))
+    head, tail = split_head(topic(_NOW.sub("now", query)))
     weights = dict.fromkeys(terms(tail), TAIL_WEIGHT)
     weights.update(dict.fromkeys(terms(head), 1.0))
     for term in _TIME_TERMS & weights.keys():
