@@ -35,7 +35,8 @@ _QUERY: dict[Slot, re.Pattern[str]] = {
     ),
     Slot.URL: re.compile(rf"https?://|\bwww\.|{_HELD}(?:url|link|website|web ?page|site)\b", re.IGNORECASE),
     Slot.DOMAIN: re.compile(
-        rf"\b[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|uk|de|fr|info)\b|{_HELD}(?:domain|hostname)\b", re.IGNORECASE
+        rf"(?<![@\w.-])[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|uk|de|fr|info)\b|{_HELD}(?:domain|hostname)\b",
+        re.IGNORECASE,
     ),
     Slot.IP: re.compile(rf"\b\d{{1,3}}(?:\.\d{{1,3}}){{3}}\b|{_HELD}ip\b", re.IGNORECASE),
     Slot.EMAIL: re.compile(rf"\b[\w.+-]+@[\w-]+\.[\w.]+\b|{_HELD}email address\b", re.IGNORECASE),
