@@ -1,16 +1,27 @@
-"""The synonym table (``synonyms.json``, our own data) as a map from a stem to related stems.
+"""The synonym table (``synonyms.json``, our own data): groups, hints and phrases, as stems.
 
 A group makes its words interchangeable; a hint makes one word also look for others (a user
-who says "tomorrow" wants a forecast, but one who says "forecast" need not mean tomorrow).
+who says "tomorrow" wants a forecast, but one who says "forecast" need not mean tomorrow); a
+phrase stands for words none of its own words means alone ("text message" -> sms).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
-from env_server.search.text import terms
+from env_server.search.stem import stem
+from env_server.search.text import terms, words
+
+
+@dataclass(frozen=True)
+class SynonymTable:
+    related: dict[str, frozenset[str]]                  # stem -> every stem it also stands for
+    hints: dict[str, frozenset[str]]                    # stem -> the stems its hint names directly
+    phrases: dict[tuple[str, ...], tuple[str, ...]]     # stemmed phrase -> the stems it stands for
 
 
 def _stems(word_list: list[str]) -> list[str]:
@@ -32,8 +43,21 @@ def build_related(groups: list[list[str]], hints: dict[str, list[str]]) -> dict[
     return {s: frozenset(others - {s}) for s, others in related.items() if others - {s}}
 
 
+def build_table(raw: dict[str, Any]) -> SynonymTable:
+    """The table from its JSON form (``groups``, ``hints``, ``phrases``)."""
+    groups: list[list[str]] = raw.get("groups") or []
+    hints: dict[str, list[str]] = raw.get("hints") or {}
+    phrases: dict[str, list[str]] = raw.get("phrases") or {}
+    return SynonymTable(
+        related=build_related(groups, hints),
+        hints={s: frozenset(_stems(targets)) for word, targets in hints.items() for s in _stems([word])},
+        # Phrases keep their function words: "open now" is not "open".
+        phrases={tuple(stem(w) for w in words(p)): tuple(_stems(targets)) for p, targets in phrases.items()},
+    )
+
+
 @functools.cache
-def related_terms() -> dict[str, frozenset[str]]:
+def synonym_table() -> SynonymTable:
     """The built-in table, read once per process."""
-    raw = json.loads(resources.files("env_server.search").joinpath("synonyms.json").read_text(encoding="utf-8"))
-    return build_related(raw["groups"], raw["hints"])
+    text = resources.files("env_server.search").joinpath("synonyms.json").read_text(encoding="utf-8")
+    return build_table(json.loads(text))

@@ -23,6 +23,7 @@ STOP_WORDS = frozenset(
     ours out over own please re s same she should so some such t than that the their theirs them then
     there these they this those to too under until up us ve very want was we were what when where which
     while who whom why will with would you your yours like tell
+    something anything everything thing things stuff
     """.split()
 )
 

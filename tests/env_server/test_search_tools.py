@@ -14,8 +14,8 @@ from env_server.catalog.models import Operation
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from env_server.search import ToolSearchIndex
-from env_server.search.index import SYNONYM_WEIGHT
 from env_server.search.intent import Intent, classify
+from env_server.search.query import SYNONYM_WEIGHT
 from env_server.search.stem import stem
 from env_server.search.synonyms import build_related
 from env_server.search.text import terms
@@ -24,38 +24,54 @@ from tests.servers import running_server
 
 NEEDS = json.loads((Path(__file__).parent / "fixtures" / "search_needs.json").read_text())["needs"]
 
-# Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80 on this set. Lexical ranking reaches the
-# figures below (top-5 0.892, top-1 0.599; the old BM25 had 0.694 and 0.471); these floors keep
-# them from sliding back.
-TOP5_FLOOR, TOP1_FLOOR = 0.88, 0.58
+# The first 157 needs were written first; every third of them (positions 2, 5, 8, ...) was held
+# out while tuning the ranking. The rest are a second batch, written later the same way.
+FIRST_BATCH = 157
+PARTS = {
+    "tuned on": [n for i, n in enumerate(NEEDS[:FIRST_BATCH]) if i % 3 != 2],
+    "held out": [n for i, n in enumerate(NEEDS[:FIRST_BATCH]) if i % 3 == 2],
+    "second batch": NEEDS[FIRST_BATCH:],
+}
+# Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80. On all 230 needs the ranking reaches top-5
+# 0.926 and top-1 0.717 (held out: 0.904 and 0.692; the lexical ranking before had 0.874 and
+# 0.557 on all, 0.885 and 0.596 held out); these floors keep them from sliding back.
+TOP5_FLOOR, TOP1_FLOOR = 0.92, 0.71
 
 
 def _index(catalog: Catalog) -> ToolSearchIndex:
     return ToolSearchIndex(list(catalog.tools.values()))
 
 
-def test_the_labelled_needs_span_every_category_and_name_real_tools(builtin_catalog: Catalog):
-    assert len(NEEDS) >= 150
-    assert {s.category for s in builtin_catalog.tools.values()} <= {n["area"] for n in NEEDS}
-    assert [a for n in NEEDS for a in n["accept"] if a not in builtin_catalog] == []
-    assert len({n["need"] for n in NEEDS}) == len(NEEDS)
-
-
-def test_search_tools_puts_a_suitable_tool_in_the_top_five_for_natural_needs(builtin_catalog: Catalog):
-    index = _index(builtin_catalog)
+def _rates(index: ToolSearchIndex, needs: list[dict]) -> tuple[float, float, list[tuple[str, list[str]]]]:
+    """Top-1 and top-5 rates over ``needs``, and the needs with no suitable tool in the top five."""
     top1 = top5 = 0
     misses = []
-    for need in NEEDS:
+    for need in needs:
         ranked = [h.name for h in index.search(need["need"], limit=5)]
         accept = set(need["accept"])
         top1 += bool(ranked) and ranked[0] in accept
         top5 += bool(accept & set(ranked))
         if not accept & set(ranked):
             misses.append((need["need"], ranked[:3]))
-    n = len(NEEDS)
-    print(f"search_tools on {n} natural needs: top-1 {top1 / n:.1%}, top-5 {top5 / n:.1%}")
-    assert top5 / n >= TOP5_FLOOR, misses
-    assert top1 / n >= TOP1_FLOOR
+    return top1 / len(needs), top5 / len(needs), misses
+
+
+def test_the_labelled_needs_span_every_category_and_name_real_tools(builtin_catalog: Catalog):
+    assert len(NEEDS) >= 200 and len(PARTS["second batch"]) >= 60
+    assert {s.category for s in builtin_catalog.tools.values()} <= {n["area"] for n in NEEDS}
+    assert [a for n in NEEDS for a in n["accept"] if a not in builtin_catalog] == []
+    assert len({n["need"].lower() for n in NEEDS}) == len(NEEDS)
+
+
+def test_search_tools_puts_a_suitable_tool_in_the_top_five_for_natural_needs(builtin_catalog: Catalog):
+    index = _index(builtin_catalog)
+    for part, needs in PARTS.items():
+        top1, top5, _ = _rates(index, needs)
+        print(f"search_tools on {len(needs)} needs {part}: top-1 {top1:.1%}, top-5 {top5:.1%}")
+    top1, top5, misses = _rates(index, NEEDS)
+    print(f"search_tools on all {len(NEEDS)} natural needs: top-1 {top1:.1%}, top-5 {top5:.1%}")
+    assert top5 >= TOP5_FLOOR, misses
+    assert top1 >= TOP1_FLOOR
 
 
 def test_a_provider_name_alone_does_not_win(builtin_catalog: Catalog):

@@ -1,0 +1,94 @@
+"""A query as search sees it: weighted stems, and the user's word each stem stands for.
+
+The user's own words weigh most; words after the first "of", "in", "for" ... name the thing
+asked about rather than the kind of tool ("icons of a shopping cart" wants icons) and weigh a
+little less, and words of time ("tonight", "tomorrow") less again, since they say when, not
+what. Each word then brings its related words from the synonym table: a hint's targets
+("bitcoin" -> crypto) nearly at full weight, since the table says what the word means; the
+words of a synonym group at half; words a hint reaches only through its target's group
+barely; each as a share of the weight of the word it came from, so "tomorrow" brings
+"forecast" only as weakly as it counts itself. A phrase ("text message") brings the words it
+stands for (sms).
+
+A related word covers the user's word it came from: a tool that says "adverse" covers "side
+effects" even though it never says "side".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from env_server.search.intent import topic
+from env_server.search.stem import stem
+from env_server.search.synonyms import SynonymTable
+from env_server.search.text import split_head, terms, words
+
+TAIL_WEIGHT = 0.7
+TIME_WEIGHT = 0.5
+HINT_WEIGHT = 0.9
+SYNONYM_WEIGHT = 0.5
+REACHED_WEIGHT = 0.1
+_TIME_TERMS = frozenset(terms("today tonight tomorrow yesterday weekend night morning evening week month"))
+# Ways of saying "now" whose words would otherwise count as topic ("right", "moment").
+_NOW = re.compile(r"\b(?:right now|at the moment|at present|these days)\b", re.IGNORECASE)
+# A written date asks for a tool that takes one ("rates on 2020-01-01").
+DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
+_DATE_TERMS = tuple(terms("date historical"))
+# An amount of money asks about prices ("headphones under $100").
+_MONEY = re.compile(r"[$€£¥]\s?\d|\d\s?[$€£¥]")
+_MONEY_TERMS = tuple(terms("price"))
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """Stem -> weight, and stem -> the user's stems it covers (a user's stem covers itself)."""
+
+    weights: dict[str, float]
+    covers: dict[str, frozenset[str]]
+
+    @property
+    def own(self) -> list[str]:
+        """The user's own stems."""
+        return [t for t, sources in self.covers.items() if sources == {t}]
+
+
+def query_terms(query: str, table: SynonymTable) -> QueryTerms:
+    """The weighted stems of ``query`` with their related words."""
+    head, tail = split_head(topic(_NOW.sub("now", query)))
+    weights = dict.fromkeys(terms(tail), TAIL_WEIGHT)
+    weights.update(dict.fromkeys(terms(head), 1.0))
+    for term in _TIME_TERMS & weights.keys():
+        weights[term] = min(weights[term], TIME_WEIGHT)
+    covers: dict[str, set[str]] = {t: {t} for t in weights}
+    for term in list(weights):
+        for other in table.related.get(term, ()):
+            _relate(weights, covers, other, _related_weight(table, term, other) * weights[term], {term})
+    stems = [stem(w) for w in words(query)]
+    for phrase, targets in table.phrases.items():
+        if phrase[0] in stems and _contains(stems, phrase):
+            for other in targets:
+                _relate(weights, covers, other, HINT_WEIGHT, {t for t in phrase if covers.get(t) == {t}})
+    extra = (_DATE_TERMS if DATE.search(query) else ()) + (_MONEY_TERMS if _MONEY.search(query) else ())
+    for other in extra:
+        weights.setdefault(other, SYNONYM_WEIGHT)
+    return QueryTerms(weights, {t: frozenset(s) for t, s in covers.items()})
+
+
+def _related_weight(table: SynonymTable, term: str, other: str) -> float:
+    if other in table.hints.get(term, ()):
+        return HINT_WEIGHT
+    return REACHED_WEIGHT if term in table.hints else SYNONYM_WEIGHT
+
+
+def _relate(weights: dict[str, float], covers: dict[str, set[str]], other: str, weight: float, sources: set[str]) -> None:
+    """Add ``other`` as standing for ``sources``, unless the user said it themselves."""
+    if covers.get(other) == {other}:
+        return
+    weights[other] = max(weight, weights.get(other, 0.0))
+    covers.setdefault(other, set()).update(sources)
+
+
+def _contains(stems: list[str], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(tuple(stems[i:i + n]) == phrase for i in range(len(stems) - n + 1))
