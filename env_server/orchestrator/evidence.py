@@ -203,6 +203,16 @@ def _numbers_in(text: str) -> set[float]:
 
 
 def _dates_in(text: str, today: dt.date) -> set[dt.date]:
+    found = _relative_dates(text, today) | _calendar_dates(text, today)
+    if "week" in text:
+        for day in [today, today + dt.timedelta(days=7), *found]:
+            monday = day - dt.timedelta(days=day.weekday())
+            found |= {monday + dt.timedelta(days=k) for k in range(7)}
+    return found
+
+
+def _relative_dates(text: str, today: dt.date) -> set[dt.date]:
+    """Today, tomorrow, and the next two of each weekday the text names."""
     found: set[dt.date] = set()
     if any(w in text for w in TODAY_WORDS):
         found.add(today)
@@ -212,33 +222,29 @@ def _dates_in(text: str, today: dt.date) -> set[dt.date]:
         if re.search(rf"\b{name}\b", text):
             ahead = (k - today.weekday()) % 7
             found |= {today + dt.timedelta(days=ahead), today + dt.timedelta(days=ahead + 7)}
+    return found
+
+
+def _calendar_dates(text: str, today: dt.date) -> set[dt.date]:
+    """Written dates: "March 8" (this year or next), "March 8, 2018", "2018-03-08"."""
     pairs = [(m.group(1), m.group(2)) for m in _MONTH_DAY.finditer(text)]
     pairs += [(m.group(2), m.group(1)) for m in _DAY_MONTH.finditer(text)]
     pairs += [(m.group(2), str(ORDINALS[m.group(1)])) for m in _WORD_DAY_MONTH.finditer(text)]
     pairs += [(m.group(1), m.group(3)) for m in _MONTH_RANGE.finditer(text)]
-    for month, day in pairs:
-        for year in (today.year, today.year + 1):
-            try:
-                found.add(dt.date(year, MONTHS[month], int(day)))
-            except ValueError:
-                continue
-    dated = [(m.group(1), m.group(2), m.group(3)) for m in _MONTH_DAY_YEAR.finditer(text)]
-    dated += [(m.group(2), m.group(1), m.group(3)) for m in _DAY_MONTH_YEAR.finditer(text)]
-    for month_name, day_text, year_text in dated:
-        try:
-            found.add(dt.date(int(year_text), MONTHS[month_name], int(day_text)))
-        except ValueError:
-            continue
-    for m in re.finditer(r"\d{4}-\d{2}-\d{2}", text):
-        try:
-            found.add(dt.date.fromisoformat(m.group(0)))
-        except ValueError:
-            continue
-    if "week" in text:
-        for day in [today, today + dt.timedelta(days=7), *found]:
-            monday = day - dt.timedelta(days=day.weekday())
-            found |= {monday + dt.timedelta(days=k) for k in range(7)}
+    dated = [(month, day, year) for month, day in pairs for year in (today.year, today.year + 1)]
+    dated += [(m.group(1), m.group(2), int(m.group(3))) for m in _MONTH_DAY_YEAR.finditer(text)]
+    dated += [(m.group(2), m.group(1), int(m.group(3))) for m in _DAY_MONTH_YEAR.finditer(text)]
+    found = {day for month, day_text, year in dated if (day := _date_or_none(year, MONTHS[month], int(day_text)))}
+    found |= {day for m in re.finditer(r"(\d{4})-(\d{2})-(\d{2})", text)
+              if (day := _date_or_none(int(m.group(1)), int(m.group(2)), int(m.group(3))))}
     return found
+
+
+def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _times_in(text: str) -> set[str]:
