@@ -144,18 +144,8 @@ def _owned_rows(listing: _Listing, when: str | None) -> list[tuple[str, RowState
     filtered look that finds none) seeds the rows the base world held."""
     spec, args, handle = listing.spec, listing.args, listing.handle
     world, p = handle.world, spec.profile
-    # A filter named like the rows' own id field names their parent (an account's statuses).
-    filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
-    # The required arguments a list is scoped by that its rows do not show (a project's
-    # pipelines): its rows are that scope's (``lineage.adopt_rows``).
     item_props = properties_of(listing.item_schema)
-    scope = {k: args[k] for k in spec.input_schema.get("required") or [] if k in args and k not in item_props
-             and k not in CONTROL_PARAMS and isinstance(args[k], (str, int)) and not isinstance(args[k], bool)}
-    filters += [k for k in scope if k not in filters]
-    # A value the rows' field cannot hold (a station outside its enum) filters nothing, as the audit judges it.
-    filters = [k for k in filters if k not in args or not isinstance(item_props.get(k), dict) or isinstance(
-        args[k], (list, dict)) or enum_match(args[k], item_props[k]) is not None]
-
+    filters, scope = _owned_filters(listing, item_props)
     judged = {k: v for k, v in args.items() if k != listing.idf}
 
     def found() -> list[tuple[str, Any]]:
@@ -172,6 +162,25 @@ def _owned_rows(listing: _Listing, when: str | None) -> list[tuple[str, RowState
         _seed_base_rows(spec, listing.item_schema, listing.idf, listing.ctx, handle, wanted, scope)
         rows = found()
     return adopt_rows(world, spec, rows, scope)  # the base rows found in a scope are that scope's
+
+
+def _owned_filters(listing: _Listing, item_props: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """The arguments a user-owned list filters its rows by, and the scope it is listed in.
+
+    A filter named like the rows' own id field names their parent (an account's statuses).
+    The required arguments a list is scoped by that its rows do not show (a project's
+    pipelines) are its scope: its rows are that scope's (``lineage.adopt_rows``).
+    """
+    spec, args = listing.spec, listing.args
+    p = spec.profile
+    filters = [k for k in (p.filter_params or [k for k in args if k not in CONTROL_PARAMS]) if k != listing.idf]
+    scope = {k: args[k] for k in spec.input_schema.get("required") or [] if k in args and k not in item_props
+             and k not in CONTROL_PARAMS and isinstance(args[k], (str, int)) and not isinstance(args[k], bool)}
+    filters += [k for k in scope if k not in filters]
+    # A value the rows' field cannot hold (a station outside its enum) filters nothing, as the audit judges it.
+    filters = [k for k in filters if k not in args or not isinstance(item_props.get(k), dict) or isinstance(
+        args[k], (list, dict)) or enum_match(args[k], item_props[k]) is not None]
+    return filters, scope
 
 
 def _search_world(listing: _Listing, out: dict[str, Any]) -> dict[str, Any]:
