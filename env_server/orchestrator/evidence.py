@@ -135,9 +135,13 @@ def evidence_for(spec: ScenarioSpec, t: int, i: int, today: dt.date, dialogue: E
     ev = dialogue or dialogue_evidence(spec, t, today)
     seen = list(ev.seen)
     numbers = set(ev.numbers)
+    dates = set(ev.dates)
     for task_index, node_index in _earlier_nodes(spec, t, i):
-        _collect(spec.tasks[task_index].nodes[node_index].observation, seen, numbers)
-    return Evidence(ev.dialogue, seen, numbers, ev.dates, ev.times, ev.codes)
+        node = spec.tasks[task_index].nodes[node_index]
+        _collect(node.observation, seen, numbers)
+        if node.action.is_pseudo and isinstance(node.observation, str):
+            dates |= _calendar_dates(fold(node.observation), today)  # a date the assistant wrote out
+    return Evidence(ev.dialogue, seen, numbers, dates, ev.times, ev.codes)
 
 
 def _earlier_nodes(spec: ScenarioSpec, t: int, i: int) -> list[tuple[int, int]]:
@@ -199,6 +203,17 @@ def _dates_in(text: str, today: dt.date) -> set[dt.date]:
         if re.search(rf"\b{name}\b", text):
             ahead = (k - today.weekday()) % 7
             found |= {today + dt.timedelta(days=ahead), today + dt.timedelta(days=ahead + 7)}
+    found |= _calendar_dates(text, today)
+    if "week" in text:
+        for day in [today, today + dt.timedelta(days=7), *found]:
+            monday = day - dt.timedelta(days=day.weekday())
+            found |= {monday + dt.timedelta(days=k) for k in range(7)}
+    return found
+
+
+def _calendar_dates(text: str, today: dt.date) -> set[dt.date]:
+    """Dates written as a month and day ("14 March", "March 14th") or ISO, this year or next."""
+    found: set[dt.date] = set()
     pairs = [(m.group(1), m.group(2)) for m in _MONTH_DAY.finditer(text)]
     pairs += [(m.group(2), m.group(1)) for m in _DAY_MONTH.finditer(text)]
     pairs += [(m.group(2), str(ORDINALS[m.group(1)])) for m in _WORD_DAY_MONTH.finditer(text)]
@@ -214,10 +229,6 @@ def _dates_in(text: str, today: dt.date) -> set[dt.date]:
             found.add(dt.date.fromisoformat(m.group(0)))
         except ValueError:
             continue
-    if "week" in text:
-        for day in [today, today + dt.timedelta(days=7), *found]:
-            monday = day - dt.timedelta(days=day.weekday())
-            found |= {monday + dt.timedelta(days=k) for k in range(7)}
     return found
 
 

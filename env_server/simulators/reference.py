@@ -9,6 +9,7 @@ never dict or set order, so a seed picks the same fact on every machine.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import functools
 import math
@@ -176,12 +177,19 @@ class ReferenceData:
     def places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
         """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first."""
         lat_span = radius_km / 111.0 + 0.01
-        found = [
+        lats, order = self._latitude_index
+        band = order[bisect.bisect_left(lats, center.latitude - lat_span):bisect.bisect_right(lats, center.latitude + lat_span)]
+        found = [  # in ``places`` order, so ties sort as they always did
             (p, haversine_km(center.latitude, center.longitude, p.latitude, p.longitude))
-            for p in self.places
-            if abs(p.latitude - center.latitude) <= lat_span
+            for p in (self.places[k] for k in sorted(band))
         ]
         return sorted((f for f in found if f[1] <= radius_km), key=lambda f: (f[1], f[0].name))
+
+    @functools.cached_property
+    def _latitude_index(self) -> tuple[list[float], list[int]]:
+        """Latitudes in ascending order and the ``places`` index of each: a band is two bisections."""
+        order = sorted(range(len(self.places)), key=lambda k: self.places[k].latitude)
+        return [self.places[k].latitude for k in order], order
 
     @functools.cached_property
     def countries(self) -> CountryIndex:
@@ -248,12 +256,22 @@ class ReferenceData:
     def airports_near(self, place: PlaceFact, radius_km: float = 100.0) -> list[AirportFact]:
         """The city's own airports (international first), then others within the radius."""
         own = self.airports_of(place)
-        others = sorted(
-            (a for a in self._airports_by_city_flat
-             if a not in own and haversine_km(place.latitude, place.longitude, a.latitude, a.longitude) <= radius_km),
-            key=lambda a: haversine_km(place.latitude, place.longitude, a.latitude, a.longitude),
-        )
-        return [*own, *others]
+        mine = {a.iata for a in own}
+        lat_span = radius_km / 111.0 + 0.01
+        lats, order = self._airport_latitude_index
+        band = order[bisect.bisect_left(lats, place.latitude - lat_span):bisect.bisect_right(lats, place.latitude + lat_span)]
+        flat = self._airports_by_city_flat
+        near = [  # in the flat order, so equal distances sort as they always did
+            (a, haversine_km(place.latitude, place.longitude, a.latitude, a.longitude))
+            for a in (flat[k] for k in sorted(band)) if a.iata not in mine
+        ]
+        return [*own, *(a for a, d in sorted(near, key=lambda x: x[1]) if d <= radius_km)]
+
+    @functools.cached_property
+    def _airport_latitude_index(self) -> tuple[list[float], list[int]]:
+        flat = self._airports_by_city_flat
+        order = sorted(range(len(flat)), key=lambda k: flat[k].latitude)
+        return [flat[k].latitude for k in order], order
 
     @functools.cached_property
     def _airports_by_city_flat(self) -> tuple[AirportFact, ...]:
