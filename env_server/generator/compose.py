@@ -235,7 +235,7 @@ class Composer:
             return [Said(np, pp, day.isoformat()) for np, pp, day in ph.spoken_dates(self.today)]
         if kind.generated == "year":
             return [Said("this year", "this year", self.today.year)]
-        return [Said(v.say, kind.pp.explicit.format(v=v.say), v.value) for v in kind.pool]
+        return [Said(kind.np.explicit.format(v=v.say), kind.pp.explicit.format(v=v.say), v.value) for v in kind.pool]
 
     def phrase(self, fill: Fill) -> Phrase:
         """How the user words a filled slot."""

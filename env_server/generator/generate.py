@@ -21,7 +21,7 @@ from env_server.generator import phrases as ph
 from env_server.generator.anchors import pick_families
 from env_server.generator.compose import Composer, GeneratorError
 from env_server.generator.packs import Library, Pack, library
-from env_server.generator.tasks import FIRST, LATER
+from env_server.generator.tasks import FIRST, LATER, LINKING
 from env_server.orchestrator.loading import ScenarioLoad
 from env_server.orchestrator.models import ScenarioSpec, TaskType, TurnSubtype
 from env_server.orchestrator.native import NativeScenarioFile, to_scenario_spec
@@ -33,10 +33,11 @@ FIRST_DATE = dt.date(2026, 1, 5)
 DATE_SPAN_DAYS = 330
 # Task-type weights, close to WildToolBench's shares (a quarter each of Single, Clarify, Chat
 # and multi-tool; among multi-tool mostly Parallel, then Mixed, few Sequential).
-FIRST_WEIGHTS = {TaskType.SINGLE_TOOL: 30, TaskType.CLARIFY: 30, TaskType.PARALLEL: 22, TaskType.SEQUENTIAL: 6,
-                 TaskType.MIXED: 12}
-LATER_WEIGHTS = {TaskType.CHAT: 33, TaskType.SINGLE_TOOL: 23, TaskType.CLARIFY: 22, TaskType.PARALLEL: 12,
-                 TaskType.SEQUENTIAL: 3, TaskType.MIXED: 7}
+FIRST_WEIGHTS = {TaskType.SINGLE_TOOL: 26, TaskType.CLARIFY: 28, TaskType.PARALLEL: 20, TaskType.SEQUENTIAL: 6,
+                 TaskType.MIXED: 20}
+LATER_WEIGHTS = {TaskType.CHAT: 28, TaskType.SINGLE_TOOL: 20, TaskType.CLARIFY: 26, TaskType.PARALLEL: 14,
+                 TaskType.SEQUENTIAL: 3, TaskType.MIXED: 9}
+LINK_FIRST = 0.85  # chance that a one-family session tries builders that bring in a partner family first
 COREF_SHARE = 0.58  # of the tasks that are not long-range: WildToolBench has 343 coreference to 237 partial
 
 
@@ -174,12 +175,19 @@ def _subtypes(rng: random.Random, i: int, settings: GeneratorSettings) -> list[T
 
 
 def _build_task(c: Composer, i: int, kinds: list[TaskType], subtypes: list[TurnSubtype | None]) -> bool:
-    """Try each kind, for each subtype, until a builder writes task ``i`` (builders check before they call)."""
-    for kind in kinds:
-        builders = (FIRST if i == 0 else LATER).get(kind, ())
-        for subtype in subtypes:
-            if any(build(c, i, subtype) is not None for build in builders):
-                return True
+    """Try each kind, for each subtype, until a builder writes task ``i`` (builders check before they call).
+
+    While the session has used one family only, a first pass (most of the time) tries only the
+    builders that take an earlier result into another intent, so sessions compose families."""
+    table = FIRST if i == 0 else LATER
+    passes = [table]
+    if i > 0 and len(c.used_families) < 2 and len(c.families) > 1 and c.rng.random() < LINK_FIRST:
+        passes.insert(0, {k: tuple(b for b in bs if b in LINKING) for k, bs in table.items()})
+    for builders_of in passes:
+        for kind in kinds:
+            for subtype in subtypes:
+                if any(build(c, i, subtype) is not None for build in builders_of.get(kind, ())):
+                    return True
     return False
 
 

@@ -28,6 +28,9 @@ LEAD = {
 }
 # The same request again with one value changed, the action left to context (partial information).
 AGAIN = ("What about {np}?", "And {pp}?", "How about {np}?", "Now do the same {pp}.", "Same again {pp}, please.")
+# The same request again for a value the user has not said yet (the assistant must ask).
+AGAIN_BARE = ("Can you do the same for another {noun}?", "Now check that for a different {noun}, please.",
+              "Same again, but for another {noun}.", "Let's try that with a different {noun}.")
 VAGUE_REPLIES = ("Whatever you think is best.", "Hmm, I'm not sure yet.", "Just the usual, I guess.",
                  "You choose.", "Does it matter?")
 ASK_AGAIN = ("I still need the {noun} before I can go ahead.", "Sorry, I can't guess that: please tell me the {noun}.",
@@ -70,8 +73,8 @@ def pick(rng: random.Random, options: tuple[str, ...] | list[str]) -> str:
 
 
 def attach(lead: str, sentence: str) -> str:
-    """``lead`` + ``sentence``, lowering the sentence's first letter after a lead that ends in a comma or colon."""
-    if lead.rstrip().endswith((",", ":")) and not sentence.startswith(("I ", "I'")):
+    """``lead`` + ``sentence``, lowering the sentence's first letter unless the lead ends a sentence."""
+    if lead.strip() and not lead.rstrip().endswith((".", "!", "?")) and not sentence.startswith(("I ", "I'")):
         sentence = sentence[:1].lower() + sentence[1:]
     return lead + sentence
 

@@ -301,33 +301,92 @@ def later_chat(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     return c.finish(Draft(i), user, TaskType.CHAT, subtype, reply, [result], chat=True)
 
 
+def _again_options(c: Composer, i: int, subtype: Subtype, required: bool = False) -> list[tuple[Result, str]]:
+    """(earlier result, slot the user named) pairs in the window, shuffled: material for "the same, with X"."""
+    assert subtype is not None
+    tasks, _ = c.window(i, subtype)
+    options = [(r, s) for t in tasks for r in c.told[t] for s, f in r.fills.items()
+               if f.said is not None and (not required or c.required(r.intent, s))]
+    c.rng.shuffle(options)
+    return options
+
+
+def _again_fills(c: Composer, result: Result, slot: str, avoid: tuple[object, ...] = ()) -> dict[str, Fill] | None:
+    old = result.fills[slot]
+    fresh = c.say(old.kind, avoid=(*avoid, *(_value(f) for f in result.fills.values())))
+    if fresh is None:
+        return None
+    fills = {**result.fills, slot: Fill(old.kind, "explicit", said=fresh)}
+    return None if call_key(result.intent, fills) in c.used_calls else fills
+
+
 def later_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     """Partial information: an earlier request again with one named value changed ("And in Porto?")."""
     if subtype is not TurnSubtype.PARTIAL:
         return None
-    tasks, _ = c.window(i, subtype)
-    options = [(r, s) for t in tasks for r in c.told[t] for s, f in r.fills.items() if f.said is not None]
-    c.rng.shuffle(options)
-    for result, slot in options:
-        old = result.fills[slot]
-        fresh = c.say(old.kind, avoid=tuple(_value(f) for f in result.fills.values()))
-        if fresh is None:
-            continue
-        fills = {**result.fills, slot: Fill(old.kind, "explicit", said=fresh)}
-        if call_key(result.intent, fills) in c.used_calls:
+    for result, slot in _again_options(c, i, subtype):
+        fills = _again_fills(c, result, slot)
+        said = fills[slot].said if fills else None
+        if fills is None or said is None:
             continue
         draft = Draft(i)
         again = c.call(draft, result.intent, fills, [])
-        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN), np=fresh.np, pp=fresh.pp))
+        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN), np=said.np, pp=said.pp))
         return c.finish(draft, user, TaskType.SINGLE_TOOL, subtype, _text(c, again, i), [again])
     return None
 
 
+def later_again_pair(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
+    """Partial information, parallel: an earlier request again for two new values ("And Porto and Ghent?")."""
+    if subtype is not TurnSubtype.PARTIAL:
+        return None
+    for result, slot in _again_options(c, i, subtype):
+        first = _again_fills(c, result, slot)
+        a = first[slot].said if first else None
+        second = _again_fills(c, result, slot, avoid=(a.value,)) if a else None
+        b = second[slot].said if second else None
+        if first is None or second is None or a is None or b is None:
+            continue
+        draft = Draft(i)
+        results = [c.call(draft, result.intent, first, []), c.call(draft, result.intent, second, [])]
+        np_, pp = f"{a.np} and {b.np}", f"{a.pp} and {b.pp}"
+        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN), np=np_, pp=pp))
+        return c.finish(draft, user, TaskType.PARALLEL, subtype, " ".join(_text(c, r, i) for r in results), results)
+    return None
+
+
+def later_clarify_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
+    """An earlier request again for another value the user leaves out, so the assistant asks for it."""
+    if subtype is TurnSubtype.LONG_RANGE:
+        return None
+    for result, slot in _again_options(c, i, subtype, required=True):
+        fills = _again_fills(c, result, slot)
+        if fills is None:
+            continue
+        noun = c.kind(fills[slot].kind).noun
+        draft = Draft(i)
+        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN_BARE), noun=noun))
+        last = c.clarify_nodes(draft, result.intent, slot, fills[slot])
+        again = c.call(draft, result.intent, fills, [last])
+        return c.finish(draft, user, TaskType.CLARIFY, subtype, _text(c, again, i), [again])
+    return None
+
+
+def later_sequential(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
+    return later_chain(c, i, subtype, 1)
+
+
+def later_mixed(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
+    return later_chain(c, i, subtype, 2)
+
+
 LATER: dict[TaskType, tuple[Builder, ...]] = {
     TaskType.SINGLE_TOOL: (later_single, later_again),
-    TaskType.PARALLEL: (later_parallel,),
-    TaskType.SEQUENTIAL: (lambda c, i, s: later_chain(c, i, s, 1),),
-    TaskType.MIXED: (lambda c, i, s: later_chain(c, i, s, 2),),
-    TaskType.CLARIFY: (later_clarify,),
+    TaskType.PARALLEL: (later_parallel, later_again_pair),
+    TaskType.SEQUENTIAL: (later_sequential,),
+    TaskType.MIXED: (later_mixed,),
+    TaskType.CLARIFY: (later_clarify, later_clarify_again),
     TaskType.CHAT: (later_chat,),
 }
+# Builders whose calls take an earlier result into an intent (possibly of another family).
+LINKING: frozenset[Builder] = frozenset({later_single, later_parallel, later_sequential, later_mixed, later_clarify})

@@ -160,3 +160,18 @@ def test_a_test_session_without_variants_is_a_finding(tmp_path: Path):
     (tmp_path / "fair_probe.json").write_text(json.dumps(data))
     result = CliRunner().invoke(scenarios_app, ["check", "--scenarios", str(tmp_path)])
     assert result.exit_code == 1 and "fair_probe task 0: a test-split task needs >= 2 accept" in result.output
+
+
+def _after_a_reply(reply: str) -> NativeScenarioFile:
+    """Task 1 searches on a date that only the assistant's reply to task 0 wrote out."""
+    native = scenario("Any shows in Sintra?", {"city": "Sintra"}, later="Anything else on there that day?",
+                      later_args={"city": "Sintra", "start_date": "2026-03-14"})
+    native.tasks[0].nodes[1].observation = reply
+    return native
+
+
+def test_a_date_the_assistant_wrote_out_grounds_a_later_gold_date(builtin_catalog: Catalog):
+    assert findings(_after_a_reply("Night of Fado plays Sintra on Saturday, March 14."), builtin_catalog) == []
+    unsaid = findings(_after_a_reply("Night of Fado plays Sintra soon."), builtin_catalog)
+    assert len(unsaid) == 1 and unsaid[0].startswith(f"fair_probe task 1 node 0 {SEARCH}.start_date: optional "
+                                                     "argument '2026-03-14' the user did not ask for")
