@@ -42,19 +42,32 @@ def linked(lib: Library, a: Pack, b: Pack) -> bool:
 
 def family_links(lib: Library) -> set[tuple[str, str]]:
     """Every declared (giver, taker) family pair."""
-    return {(a.family, b.family) for a in lib.packs for b in lib.packs if linked(lib, a, b)}
+    return set(_links(lib))
+
+
+_LINKS: dict[int, tuple[Library, frozenset[tuple[str, str]]]] = {}
+
+
+def _links(lib: Library) -> frozenset[tuple[str, str]]:
+    """``family_links``, computed once per library (the entry keeps the library, so its id stays its own)."""
+    known = _LINKS.get(id(lib))
+    if known is None or known[0] is not lib:
+        known = _LINKS[id(lib)] = (lib, frozenset((a.family, b.family) for a in lib.packs for b in lib.packs
+                                                  if linked(lib, a, b)))
+    return known[1]
 
 
 def pick_families(lib: Library, packs: list[Pack], rng: random.Random) -> list[str]:
     """A start family, a partner linked from it when there is one, and sometimes a third."""
+    links = _links(lib)
     starts = [p for p in packs if any(is_start(lib, it) for it in p.intents)]
-    starts = [p for p in starts if any(linked(lib, p, q) for q in packs)] or starts or packs
+    starts = [p for p in starts if any((p.family, q.family) in links for q in packs)] or starts or packs
     first = starts[rng.randrange(len(starts))]
     chosen = [first]
-    partners = [p for p in packs if linked(lib, first, p)]
+    partners = [p for p in packs if (first.family, p.family) in links]
     if partners:
         chosen.append(partners[rng.randrange(len(partners))])
-        thirds = [p for p in packs if p not in chosen and any(linked(lib, q, p) for q in chosen)]
+        thirds = [p for p in packs if p not in chosen and any((q.family, p.family) in links for q in chosen)]
         if thirds and rng.random() < 0.5:
             chosen.append(thirds[rng.randrange(len(thirds))])
     return [p.family for p in chosen]

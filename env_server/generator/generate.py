@@ -33,10 +33,10 @@ FIRST_DATE = dt.date(2026, 1, 5)
 DATE_SPAN_DAYS = 330
 # Task-type weights, close to WildToolBench's shares (a quarter each of Single, Clarify, Chat
 # and multi-tool; among multi-tool mostly Parallel, then Mixed, few Sequential).
-FIRST_WEIGHTS = {TaskType.SINGLE_TOOL: 26, TaskType.CLARIFY: 28, TaskType.PARALLEL: 20, TaskType.SEQUENTIAL: 6,
-                 TaskType.MIXED: 20}
-LATER_WEIGHTS = {TaskType.CHAT: 28, TaskType.SINGLE_TOOL: 20, TaskType.CLARIFY: 26, TaskType.PARALLEL: 14,
-                 TaskType.SEQUENTIAL: 3, TaskType.MIXED: 9}
+FIRST_WEIGHTS = {TaskType.SINGLE_TOOL: 24, TaskType.CLARIFY: 28, TaskType.PARALLEL: 18, TaskType.SEQUENTIAL: 5,
+                 TaskType.MIXED: 25}
+LATER_WEIGHTS = {TaskType.CHAT: 28, TaskType.SINGLE_TOOL: 18, TaskType.CLARIFY: 26, TaskType.PARALLEL: 13,
+                 TaskType.SEQUENTIAL: 3, TaskType.MIXED: 12}
 LINK_FIRST = 0.85  # chance that a one-family session tries builders that bring in a partner family first
 COREF_SHARE = 0.58  # of the tasks that are not long-range: WildToolBench has 343 coreference to 237 partial
 

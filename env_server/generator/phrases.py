@@ -27,7 +27,11 @@ LEAD = {
              "About the first thing I asked, ", "Thinking again about my first question: "),
 }
 # The same request again with one value changed, the action left to context (partial information).
-AGAIN = ("What about {np}?", "And {pp}?", "How about {np}?", "Now do the same {pp}.", "Same again {pp}, please.")
+AGAIN = {
+    "partial": ("What about {np}?", "And {pp}?", "How about {np}?"),
+    "coref": ("Now do the same {pp}.", "Same again {pp}, please.", "Can you check that {pp} too?"),
+    "long": ("What about {np}?", "Do the same {pp}, please.", "And {pp}?"),
+}
 # The same request again for a value the user has not said yet (the assistant must ask).
 AGAIN_BARE = ("Can you do the same for another {noun}?", "Now check that for a different {noun}, please.",
               "Same again, but for another {noun}.", "Let's try that with a different {noun}.")

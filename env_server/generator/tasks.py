@@ -321,9 +321,7 @@ def _again_fills(c: Composer, result: Result, slot: str, avoid: tuple[object, ..
 
 
 def later_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
-    """Partial information: an earlier request again with one named value changed ("And in Porto?")."""
-    if subtype is not TurnSubtype.PARTIAL:
-        return None
+    """An earlier request again with one named value changed ("And in Porto?", "Do the same for Porto")."""
     for result, slot in _again_options(c, i, subtype):
         fills = _again_fills(c, result, slot)
         said = fills[slot].said if fills else None
@@ -331,15 +329,13 @@ def later_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
             continue
         draft = Draft(i)
         again = c.call(draft, result.intent, fills, [])
-        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN), np=said.np, pp=said.pp))
+        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN[LEAD[subtype]]), np=said.np, pp=said.pp))
         return c.finish(draft, user, TaskType.SINGLE_TOOL, subtype, _text(c, again, i), [again])
     return None
 
 
 def later_again_pair(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
-    """Partial information, parallel: an earlier request again for two new values ("And Porto and Ghent?")."""
-    if subtype is not TurnSubtype.PARTIAL:
-        return None
+    """Parallel: an earlier request again for two new values ("And Porto and Ghent?")."""
     for result, slot in _again_options(c, i, subtype):
         first = _again_fills(c, result, slot)
         a = first[slot].said if first else None
@@ -350,15 +346,13 @@ def later_again_pair(c: Composer, i: int, subtype: Subtype) -> NativeTask | None
         draft = Draft(i)
         results = [c.call(draft, result.intent, first, []), c.call(draft, result.intent, second, [])]
         np_, pp = f"{a.np} and {b.np}", f"{a.pp} and {b.pp}"
-        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN), np=np_, pp=pp))
+        user = _lead(c, subtype, ph.render(ph.pick(c.rng, ph.AGAIN[LEAD[subtype]]), np=np_, pp=pp))
         return c.finish(draft, user, TaskType.PARALLEL, subtype, " ".join(_text(c, r, i) for r in results), results)
     return None
 
 
 def later_clarify_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     """An earlier request again for another value the user leaves out, so the assistant asks for it."""
-    if subtype is TurnSubtype.LONG_RANGE:
-        return None
     for result, slot in _again_options(c, i, subtype, required=True):
         fills = _again_fills(c, result, slot)
         if fills is None:

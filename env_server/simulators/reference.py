@@ -65,6 +65,19 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower().strip()
 
 
+def _lon_span(lat: float, lat_span: float, radius_km: float) -> float:
+    """Degrees of longitude a point within ``radius_km`` can be off, anywhere in the latitude band (360: any)."""
+    widest = abs(lat) + lat_span
+    if widest >= 89.0:
+        return 360.0
+    return radius_km / (111.0 * math.cos(math.radians(widest))) + 0.01
+
+
+def _lon_gap(a: float, b: float) -> float:
+    gap = abs(a - b) % 360.0
+    return min(gap, 360.0 - gap)
+
+
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     r1, r2 = math.radians(lat1), math.radians(lat2)
     dphi, dlmb = r2 - r1, math.radians(lon2 - lon1)
@@ -179,9 +192,11 @@ class ReferenceData:
         lat_span = radius_km / 111.0 + 0.01
         lats, order = self._latitude_index
         band = order[bisect.bisect_left(lats, center.latitude - lat_span):bisect.bisect_right(lats, center.latitude + lat_span)]
+        lon_span = _lon_span(center.latitude, lat_span, radius_km)
         found = [  # in ``places`` order, so ties sort as they always did
             (p, haversine_km(center.latitude, center.longitude, p.latitude, p.longitude))
             for p in (self.places[k] for k in sorted(band))
+            if _lon_gap(p.longitude, center.longitude) <= lon_span
         ]
         return sorted((f for f in found if f[1] <= radius_km), key=lambda f: (f[1], f[0].name))
 
