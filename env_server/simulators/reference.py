@@ -185,7 +185,29 @@ class ReferenceData:
         return self._by_name.get(fold(airport.city)) if airport else None
 
     def nearest_place(self, lat: float, lon: float) -> PlaceFact:
-        return min(self.drawable_places, key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+        """The drawable city nearest to (lat, lon): searched in widening latitude bands.
+
+        A city outside a band of ``w`` degrees is more than ``w`` * 111.19 km away, so the
+        nearest city of the band is the nearest overall once it lies within ``w`` * 111 km.
+        """
+        lats, order = self._drawable_latitude_index
+        drawable = self.drawable_places
+        for width in (2.0, 6.0, 20.0, 60.0, 181.0):
+            band = order[bisect.bisect_left(lats, lat - width):bisect.bisect_right(lats, lat + width)]
+            if not band:
+                continue
+            # In ``drawable_places`` order, so a tie goes to the same city as a full scan.
+            best = min((drawable[k] for k in sorted(band)),
+                       key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+            if width >= 181.0 or haversine_km(lat, lon, best.latitude, best.longitude) <= width * 111.0:
+                return best
+        return min(drawable, key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+
+    @functools.cached_property
+    def _drawable_latitude_index(self) -> tuple[list[float], list[int]]:
+        drawable = self.drawable_places
+        order = sorted(range(len(drawable)), key=lambda k: drawable[k].latitude)
+        return [drawable[k].latitude for k in order], order
 
     def places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
         """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first."""

@@ -56,3 +56,11 @@ def test_nearby_lookups_cost_a_band_not_the_whole_world(ref: ReferenceData):
             ref.airports_near(center)
     # A full scan costs ~40 ms per place lookup and ~100 ms per airport lookup on this VM (~10 s here).
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize("point", [(38.72, -9.14), (-18.1, 179.9), (78.2, 15.6), (-89.0, 0.0), (0.0, -160.0),
+                                   (51.5, -0.12), (64.0, -150.0)])
+def test_nearest_place_matches_a_full_scan(ref: ReferenceData, point: tuple[float, float]):
+    lat, lon = point
+    full = min(ref.drawable_places, key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+    assert ref.nearest_place(lat, lon) == full
