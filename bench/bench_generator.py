@@ -12,7 +12,8 @@ and prints:
   the spec), median / p90 / p99, as wall time and as process CPU time. Before measuring,
   30 seeds from a disjoint range warm the process (catalog, reference data, one scenario
   per family), so every measured seed is a fresh one. This 2-core VM is shared: when the
-  load average is high, wall time inflates and CPU time is the steadier figure.
+  load average is high, wall time inflates and CPU time is the steadier figure; the last
+  line says how much a pure-Python loop is slowed down at that moment.
 
 Run: ``python bench/bench_generator.py [--seeds 1000] [--start 0]``.
 """
@@ -68,6 +69,18 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def contention() -> float:
+    """Wall time over CPU time of a pure-Python loop: 1.0 on an idle core, higher when the VM is shared."""
+    ratios = []
+    for _ in range(50):
+        wall, cpu = time.perf_counter(), time.process_time()
+        total = 0
+        for i in range(60_000):
+            total += i * i
+        ratios.append((time.perf_counter() - wall) / max(time.process_time() - cpu, 1e-9))
+    return statistics.median(ratios)
+
+
 def _shares(counts: Counter[str], reference: dict[str, float]) -> str:
     total = sum(counts.values())
     return "\n".join(f"  {name:24s} {counts[name] / total:6.1%}   (WildToolBench {share:5.1%})"
@@ -113,6 +126,7 @@ def main() -> None:
     print("families per session: " + ", ".join(f"{k}: {v / n:.0%}" for k, v in sorted(per_session.items())))
     print("task types:\n" + _shares(types, WILD_TYPES))
     print("subtypes (tasks 1-3):\n" + _shares(subtypes, WILD_SUBTYPES))
+    print(f"contention: a pure-Python loop runs at {contention():.1f}x its CPU time right now")
     for label, values in (("wall", wall), ("cpu", cpu)):
         print(f"generation {label} ms: median {statistics.median(values):.1f}  p90 {_percentile(values, 0.9):.1f}  "
               f"p99 {_percentile(values, 0.99):.1f}  max {max(values):.1f}")

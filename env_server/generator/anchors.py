@@ -40,26 +40,18 @@ def linked(lib: Library, a: Pack, b: Pack) -> bool:
     return a.family != b.family and any(takes(lib, intent, kinds) for intent in b.intents)
 
 
-def family_links(lib: Library) -> set[tuple[str, str]]:
-    """Every declared (giver, taker) family pair."""
-    return set(_links(lib))
+def family_links(lib: Library) -> frozenset[tuple[str, str]]:
+    """Every declared (giver, taker) family pair (kept on the library: ``Library.links``)."""
+    return lib.links
 
 
-_LINKS: dict[int, tuple[Library, frozenset[tuple[str, str]]]] = {}
-
-
-def _links(lib: Library) -> frozenset[tuple[str, str]]:
-    """``family_links``, computed once per library (the entry keeps the library, so its id stays its own)."""
-    known = _LINKS.get(id(lib))
-    if known is None or known[0] is not lib:
-        known = _LINKS[id(lib)] = (lib, frozenset((a.family, b.family) for a in lib.packs for b in lib.packs
-                                                  if linked(lib, a, b)))
-    return known[1]
+def compute_links(lib: Library) -> frozenset[tuple[str, str]]:
+    return frozenset((a.family, b.family) for a in lib.packs for b in lib.packs if linked(lib, a, b))
 
 
 def pick_families(lib: Library, packs: list[Pack], rng: random.Random) -> list[str]:
     """A start family, a partner linked from it when there is one, and sometimes a third."""
-    links = _links(lib)
+    links = lib.links
     starts = [p for p in packs if any(is_start(lib, it) for it in p.intents)]
     starts = [p for p in starts if any((p.family, q.family) in links for q in packs)] or starts or packs
     first = starts[rng.randrange(len(starts))]

@@ -254,7 +254,7 @@ class Composer:
             templates = intent.ask_bare[bare]
         else:
             templates = intent.ask_linked.get(anchored) or intent.ask
-        phrases = {s: self.phrase(f) for s, f in fills.items() if s != bare}
+        phrases: dict[str, Any] = {s: self.phrase(f) for s, f in fills.items() if s != bare}
         return ph.render(ph.pick(self.rng, templates), **phrases)
 
     # -- tasks ------------------------------------------------------------------------------

@@ -172,6 +172,13 @@ class Library(_Strict):
     def by_family(self) -> dict[str, Pack]:
         return {p.family: p for p in self.packs}
 
+    @functools.cached_property
+    def links(self) -> frozenset[tuple[str, str]]:
+        """(giver, taker) family pairs: see ``anchors.family_links``."""
+        from env_server.generator.anchors import compute_links  # anchors reads packs; computed on first use
+
+        return compute_links(self)
+
 
 def _arg_slots(value: Any) -> set[str]:
     if isinstance(value, dict):

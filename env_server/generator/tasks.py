@@ -136,9 +136,9 @@ def first_parallel(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
             return _run_parallel(c, i, None, [(intent, fills), (other, other_fills)])
     slot = next(iter(fills))
     second = fill(c, intent, {}, "explicit", shared={f.kind: f.said for s, f in fills.items() if s != slot and f.said})
-    if second is None or second[slot].said is None or fills[slot].said is None:
+    a, b = fills[slot].said, second[slot].said if second else None
+    if second is None or a is None or b is None:
         return None
-    a, b = fills[slot].said, second[slot].said
     both = dict(fills)
     both[slot] = Fill(fills[slot].kind, "explicit", said=Said(f"{a.np} and {b.np}", f"{a.pp} and {b.pp}", None))
     draft = Draft(i)
@@ -179,7 +179,7 @@ def _chain(c: Composer, draft: Draft, opening: str, head: Result, followers: lis
     calls it has (Mixed becomes Sequential, Sequential becomes Single-Tool) instead of
     starting over."""
     anchors = _anchors_of(head)
-    planned = []
+    planned: list[tuple[Intent, dict[str, Fill]]] = []
     for intent in followers:
         fills = fill(c, intent, anchors, "seq")
         if fills is not None and all(intent.tool != p[0].tool for p in planned):
@@ -322,6 +322,7 @@ def _again_fills(c: Composer, result: Result, slot: str, avoid: tuple[object, ..
 
 def later_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     """An earlier request again with one named value changed ("And in Porto?", "Do the same for Porto")."""
+    assert subtype is not None
     for result, slot in _again_options(c, i, subtype):
         fills = _again_fills(c, result, slot)
         said = fills[slot].said if fills else None
@@ -336,6 +337,7 @@ def later_again(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
 
 def later_again_pair(c: Composer, i: int, subtype: Subtype) -> NativeTask | None:
     """Parallel: an earlier request again for two new values ("And Porto and Ghent?")."""
+    assert subtype is not None
     for result, slot in _again_options(c, i, subtype):
         first = _again_fills(c, result, slot)
         a = first[slot].said if first else None
