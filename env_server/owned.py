@@ -1,8 +1,8 @@
 """``Owned``: values derived from one object, kept by that object and freed with it.
 
 This is the one cache rule of env_server (see ARCHITECTURE.md): a derived value lives in
-the instance whose data it comes from (a ``Catalog``'s rules, search index, generator flows
-and compiled schema plans; a ``ToolEnvironment``'s scenario registry) and dies with it.
+the instance whose data it comes from (a ``Catalog``'s rules, search index, generator tools and
+environment, compiled schema plans; a ``ToolEnvironment``'s scenario registry) and dies with it.
 There are no module-level caches keyed by ``id()`` and no size-triggered clears.
 """
 

@@ -1,148 +1,151 @@
-"""Compose one generated scenario: pick task types, write the user text, run the gold calls.
+"""Compose one generated scenario: a live recording session plus what its tasks said and gave.
 
-The composer keeps a live ``ToolEnvironment`` session (the scenario's seed, date and tools,
+The composer keeps a ``ToolEnvironment`` session (the scenario's seed, date and tools,
 exactly as ``toolenv scenarios record`` sets one up) and runs every gold call the moment it
-writes it. Later tasks are written from what earlier calls really returned: "book the
-second one" points at the second item of a recorded search result, through a ``$ref``
-argument, so gold arguments, observations and state agree by construction. Replaying the
-produced file with ``record_scenario`` gives the same observations (a test checks this).
+is written. A result *gives* anchors (``Give`` in the packs): values a later call may take
+("there" = the city of the show found before). An anchor is only offered once the
+assistant has shown it: every reply template quotes the anchors' paths, so a user only
+ever points at what the assistant said. A later gold argument takes the anchor as a
+``$ref`` to the recorded observation (or, for a date cut from a timestamp, the literal
+date the reply wrote), so gold, observations and state agree by construction, and replaying
+the file with ``record_scenario`` gives the same observations.
 
-A call that fails in the simulator aborts the attempt (``Retry``); the generator then
-starts over with the next attempt number, so a failed call never leaves the recording
-session out of step with a replay.
+Nothing here retries: the task builders (``tasks.py``) check that a plan fits *before*
+running any call, and a call that fails is a bug in a pack (``GeneratorError``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 import threading
-from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from env_server.catalog import Catalog
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
+from env_server.errors import ToolenvError
 from env_server.generator import phrases as ph
-from env_server.generator.flows import Flow, GeneratorError
-from env_server.generator.packs import Fact, Pack
+from env_server.generator.packs import QUOTE, SLOT_ARG, Give, Intent, Kind, Library
 from env_server.orchestrator.models import ASK, PREPARE, TaskType, TurnSubtype
 from env_server.orchestrator.native import NativeNode, NativeTask, RefProblem, lookup_ref, resolve_refs
 from state import Database
 from state.store import Durability
 
-SESSION = "generate"
-COREF, PARTIAL, LONG = TurnSubtype.COREFERENCE, TurnSubtype.PARTIAL, TurnSubtype.LONG_RANGE
+_ENV_LOCK = threading.Lock()
+_SESSION_IDS = itertools.count()
 
 
-_SCRATCH: list[Database] = []
-_SCRATCH_LOCK = threading.Lock()
-
-
-def _scratch_db() -> Database:
-    with _SCRATCH_LOCK:
-        if not _SCRATCH:
-            _SCRATCH.append(Database())
-        return _SCRATCH[0]
-
-
-class Retry(Exception):
-    """This attempt cannot become a scenario (a gold call failed, a result was too thin, no
-    builder fits); the generator abandons it and starts over with the next attempt number."""
-
-
-@dataclass
-class Search:
-    task: int
-    node: int
-    q: str
-    items: list[dict[str, Any]]
+class GeneratorError(ToolenvError):
+    """The generator cannot build a scenario with the requested settings or catalog."""
 
 
 @dataclass(frozen=True)
-class Item:
-    search: Search
-    index: int
+class Said:
+    """A value the user names: as a noun phrase, as a prepositional phrase, and as the argument."""
 
-    @property
-    def data(self) -> dict[str, Any]:
-        return self.search.items[self.index]
+    np: str
+    pp: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A value a result gave and the reply showed: kind, where it lives, and its value."""
+
+    kind: str
+    task: int
+    node: int
+    give: Give
+    value: Any
 
 
 @dataclass
-class Created:
+class Fill:
+    """How one slot of a call is filled: named by the user (``said``) or taken from an ``anchor``."""
+
+    kind: str
+    form: str  # explicit | coref | partial | seq
+    said: Said | None = None
+    anchor: Anchor | None = None
+
+
+@dataclass(frozen=True)
+class Result:
     task: int
     node: int
-    item: Item
-    value: Any
-    deleted: bool = False
+    intent: Intent
+    observation: Any
+    anchors: tuple[Anchor, ...]
+    fills: dict[str, Fill]
 
 
 @dataclass
 class Draft:
-    """A task being written: its nodes so far (already run) and its text."""
+    """A task being written: its nodes so far (already run) and its results."""
 
     index: int
-    nodes: list[NativeNode]
+    nodes: list[NativeNode] = field(default_factory=list)
+    results: list[Result] = field(default_factory=list)
 
 
-def _item_key(it: Item) -> tuple[int, int, int]:
-    return it.search.task, it.search.node, it.index
+class Phrase:
+    """``{slot.pp}`` / ``{slot.np}`` in a user template."""
+
+    def __init__(self, pp: str, np: str) -> None:
+        self.pp, self.np = pp, np
+
+
+def _scratch_env(catalog: Catalog) -> ToolEnvironment:
+    """One in-memory environment per catalog, shared by every generation (sessions are per scenario)."""
+    with _ENV_LOCK:
+        envs: dict[str, ToolEnvironment] = catalog.derived.get("generator_env", dict)
+        if "env" not in envs:
+            envs["env"] = ToolEnvironment(catalog, Database(), ServerSettings(durability=Durability.EPHEMERAL))
+        return envs["env"]
 
 
 class Composer:
-    """One attempt at a scenario: a live recording session plus what its tasks produced so far.
+    """One scenario being written: the recording session, the tasks so far and what they gave.
 
-    The task builders (``tasks.py``) use its public methods only: ``call`` and its shortcuts
-    ``search`` / ``read`` / ``create`` run gold calls, ``ref_to`` points at an earlier result,
-    ``finish`` closes a task; the ``say_*`` / ``pick_*`` / ``*_text`` methods write words.
-    Randomness comes from ``rng`` alone, in call order, so the same calls give the same file.
+    Task builders use its public methods: ``call`` runs a gold call, ``reply`` writes the
+    assistant's answer for a result, ``finish`` closes a task, ``window`` lists the anchors
+    a subtype may point at, ``say`` / ``phrase`` write words. Randomness comes from ``rng``
+    alone, in call order, so the same seed gives the same file.
     """
 
-    def __init__(
-        self, catalog: Catalog, pack: Pack, flow: Flow, rng: random.Random, seed: int, today: dt.date,
-        two_round_clarify: float,
-    ) -> None:
-        self.pack, self.flow, self.rng = pack, flow, rng
-        self.two_round_clarify = two_round_clarify
-        # Ephemeral durability: the recording session lives in memory only, so every composer can
-        # share one scratch database (opening a DuckDB connection per attempt cost ~30 ms).
-        self.db = _scratch_db()
-        with _SCRATCH_LOCK:  # concurrent CREATE TABLE IF NOT EXISTS on one DuckDB can conflict
-            self.env = ToolEnvironment(catalog, self.db, ServerSettings(seed=seed, today=today,
-                                                                       durability=Durability.EPHEMERAL))
-        self.env.create_session(pairs=[(n, n) for n in flow.tools], seed=seed, today=today, session_id=SESSION,
+    def __init__(self, catalog: Catalog, library: Library, families: list[str], tools: list[str],
+                 rng: random.Random, seed: int, today: dt.date, two_round_clarify: float) -> None:
+        self.catalog, self.library, self.families = catalog, library, families
+        self.rng, self.today, self.two_round_clarify = rng, today, two_round_clarify
+        self.env = _scratch_env(catalog)
+        self.session = f"generate-{next(_SESSION_IDS)}"
+        self.env.create_session(pairs=[(n, n) for n in tools], seed=seed, today=today, session_id=self.session,
                                 label="generate")
         self.tasks: list[NativeTask] = []
-        self.searches: list[Search] = []
-        self.created: list[Created] = []
-        self.focus: dict[int, Item] = {}
-        self.used_queries: set[str] = set()
-        self.search_required = pack.query_param in (catalog.tools[flow.search].input_schema.get("required") or [])
-        create_required = catalog.tools[flow.create].input_schema.get("required") or []
-        self.create_required = [str(p) for p in create_required]
+        self.told: list[list[Result]] = []  # per task: the results its reply showed (a chat task: its referent)
+        self.used_values: set[tuple[str, str]] = set()
+        self.used_calls: set[str] = set()
+        self.used_families: list[str] = []
+        self.used_intents: set[str] = set()
+        self.used_chats: set[tuple[str, int]] = set()
 
     def close(self) -> None:
-        self.env.release_session(SESSION)
+        self.env.release_session(self.session)
 
-    # -- running gold calls ----------------------------------------------------------------
+    # -- gold calls -------------------------------------------------------------------------
 
-    def call(self, draft: Draft, action: str, args: dict[str, Any], deps: list[int]) -> tuple[int, Any]:
-        """Run gold call ``action(args)`` now and append it to ``draft``; returns (node index, observation).
+    def call(self, draft: Draft, intent: Intent, fills: dict[str, Fill], deps: list[int]) -> Result:
+        """Run ``intent`` with its slots filled and append it to ``draft``; returns the result.
 
-        ``args`` may hold ``$ref`` values; they resolve against the nodes ``deps`` reach
-        (transitively) and earlier tasks, exactly as a replay resolves them. The node keeps
-        the unresolved ``args``. Raises ``Retry`` when the simulator answers with an error and
-        ``GeneratorError`` for a reference the generator should never have written.
+        Anchored slots become ``$ref`` arguments (resolved exactly as a replay resolves them).
+        Raises ``GeneratorError`` when the simulator answers with an error or the result lacks
+        a path the pack quotes: both are bugs in a pack, never bad luck.
         """
-        allowed: set[int] = set()
-        stack = list(deps)
-        while stack:
-            d = stack.pop()
-            if d not in allowed:
-                allowed.add(d)
-                stack.extend(draft.nodes[d].dependency_list)
+        args = self._arguments(draft, intent.args, fills)
+        allowed = _ancestors(draft.nodes, deps)
 
         def observation_of(t: int, n: int) -> Any:
             nodes = draft.nodes if t == draft.index else self.tasks[t].nodes
@@ -154,216 +157,232 @@ class Composer:
                 raise GeneratorError(f"generator wrote a bad reference '{ref}': {value.message}")
             return value
 
-        outcome = self.env.call_tool(SESSION, action, resolve_refs(args, resolve))
+        outcome = self.env.call_tool(self.session, intent.tool, resolve_refs(args, resolve))
         if outcome.is_error:
-            raise Retry(f"{action}: {outcome.message}")
-        draft.nodes.append(NativeNode(action=action, arguments=args, dependency_list=list(deps),
+            raise GeneratorError(f"pack intent {intent.name}: {intent.tool} failed: {outcome.message}")
+        draft.nodes.append(NativeNode(action=intent.tool, arguments=args, dependency_list=list(deps),
                                       observation=outcome.result))
-        return len(draft.nodes) - 1, outcome.result
+        node = len(draft.nodes) - 1
+        anchors = tuple(Anchor(g.kind, draft.index, node, g, _given(outcome.result, g, intent)) for g in intent.gives)
+        result = Result(draft.index, node, intent, outcome.result, anchors, dict(fills))
+        draft.results.append(result)
+        self.used_calls.add(call_key(intent, fills))
+        self.used_intents.add(intent.name)
+        family = self.catalog.tools[intent.tool].family
+        if family not in self.used_families:
+            self.used_families.append(family)
+        return result
 
-    def ref_to(self, draft: Draft, task: int, node: int, path: str) -> dict[str, str]:
-        """A ``$ref`` argument value pointing at ``path`` in the observation of ``task``'s ``node``
-        (written short when it is the draft's own task)."""
-        where = f"{node}" if task == draft.index else f"{task}.{node}"
+    def _arguments(self, draft: Draft, template: Any, fills: dict[str, Fill]) -> Any:
+        if isinstance(template, dict):
+            return {k: self._arguments(draft, v, fills) for k, v in template.items()}
+        if isinstance(template, list):
+            return [self._arguments(draft, v, fills) for v in template]
+        match = SLOT_ARG.match(template) if isinstance(template, str) else None
+        if match is None:
+            return template
+        fill, part = fills[match.group(1)], match.group(2)
+        if fill.anchor is not None:
+            return self._anchor_value(draft, fill.anchor, part)
+        assert fill.said is not None
+        return _part(fill.said.value, part)
+
+    def _anchor_value(self, draft: Draft, anchor: Anchor, part: str | None) -> Any:
+        give = anchor.give
+        if give.parts:
+            path = give.parts[part or ""]
+        elif give.as_date or part:
+            return _part(anchor.value, part)
+        else:
+            path = give.path
+        where = f"{anchor.node}" if anchor.task == draft.index else f"{anchor.task}.{anchor.node}"
         return {"$ref": f"{where}:{path}"}
 
-    def _item_ref(self, draft: Draft, item: Item) -> dict[str, str]:
-        s = item.search
-        return self.ref_to(draft, s.task, s.node, f"{self.flow.collection}.{item.index}.{self.flow.item_id}")
+    # -- words ------------------------------------------------------------------------------
 
-    def search(self, draft: Draft, q: str) -> Search:
-        """Run the flow's search for ``q`` (no dependencies) and remember its first five items.
+    def reply(self, result: Result, template: str, at_task: int) -> str:
+        """The assistant's words for ``result``: ``[path]`` becomes ``{{N:path}}`` (``{{T.N:path}}``
+        from a later task), ``[path|date]`` the date written out."""
+        where = f"{result.node}" if result.task == at_task else f"{result.task}.{result.node}"
 
-        Raises ``Retry`` when fewer than two items come back, ``GeneratorError`` when items lack
-        the flow's id or the pack's label field.
-        """
-        args = {**self.pack.search_defaults, self.pack.query_param: q}
-        node, obs = self.call(draft, self.flow.search, args, [])
-        items = obs.get(self.flow.collection) if isinstance(obs, dict) else None
-        if not isinstance(items, list) or len(items) < 2:
-            raise Retry(f"search for {q!r} returned fewer than two results")
-        for item in items:
-            if self.flow.item_id not in item or self.pack.label_field not in item:
-                raise GeneratorError(f"{self.flow.search} items lack '{self.flow.item_id}' or '{self.pack.label_field}'")
-        search = Search(draft.index, node, q, items[:5])
-        self.searches.append(search)
-        return search
+        def quote(match: Any) -> str:
+            path, as_date = match.group(1), match.group(2)
+            value = _lookup(result.observation, path)
+            if value is None:
+                raise GeneratorError(f"pack intent {result.intent.name}: result has no '{path}'")
+            return ph.natural_date(value) if as_date else "{{" + f"{where}:{path}" + "}}"
 
-    def read(self, draft: Draft, item: Item, deps: list[int]) -> int:
-        """Run the flow's read call on ``item`` (its id passed by ``$ref``); returns the node index."""
-        node, _ = self.call(draft, self.flow.read, {self.flow.read_id: self._item_ref(draft, item)}, deps)
-        return node
+        return QUOTE.sub(quote, template)
 
-    def create(self, draft: Draft, item: Item, extra_args: dict[str, Any], deps: list[int]) -> Created:
-        """Run the flow's create call on ``item`` plus ``extra_args`` and remember what it made.
+    def kind(self, name: str) -> Kind:
+        return self.library.kinds[name]
 
-        Raises ``GeneratorError`` when the result lacks the flow's created-id field.
-        """
-        args = {self.flow.create_ref: self._item_ref(draft, item), **extra_args}
-        node, obs = self.call(draft, self.flow.create, args, deps)
-        if not isinstance(obs, dict) or self.flow.created_id not in obs:
-            raise GeneratorError(f"{self.flow.create} result lacks '{self.flow.created_id}'")
-        created = Created(draft.index, node, item, obs[self.flow.created_id])
-        self.created.append(created)
-        return created
+    def say(self, kind_name: str, avoid: tuple[Any, ...] = ()) -> Said | None:
+        """A fresh value of ``kind_name`` for the user to name (None when the kind has no pool)."""
+        kind = self.kind(kind_name)
+        options = self._pool(kind)
+        fresh = [s for s in options if (kind_name, repr(s.value)) not in self.used_values and s.value not in avoid]
+        if not fresh:
+            fresh = [s for s in options if s.value not in avoid]
+        if not fresh:
+            return None
+        said = fresh[self.rng.randrange(len(fresh))]
+        self.used_values.add((kind_name, repr(said.value)))
+        return said
+
+    def _pool(self, kind: Kind) -> list[Said]:
+        if kind.generated == "date":
+            return [Said(np, pp, day.isoformat()) for np, pp, day in ph.spoken_dates(self.today)]
+        if kind.generated == "year":
+            return [Said("this year", "this year", self.today.year)]
+        return [Said(kind.np.explicit.format(v=v.say), kind.pp.explicit.format(v=v.say), v.value) for v in kind.pool]
+
+    def phrase(self, fill: Fill) -> Phrase:
+        """How the user words a filled slot."""
+        kind = self.kind(fill.kind)
+        if fill.form == "explicit":
+            assert fill.said is not None
+            return Phrase(fill.said.pp, fill.said.np)
+        pp: tuple[str, ...] = getattr(kind.pp, fill.form)
+        np: tuple[str, ...] = getattr(kind.np, fill.form)
+        return Phrase(ph.pick(self.rng, pp), ph.pick(self.rng, np))
+
+    def ask_text(self, intent: Intent, fills: dict[str, Fill], bare: str | None = None) -> str:
+        """The user's request for ``intent`` (without slot ``bare`` when the assistant must ask for it)."""
+        anchored = "+".join(sorted(s for s, f in fills.items() if f.form != "explicit"))
+        if bare is not None:
+            templates = intent.ask_bare[bare]
+        else:
+            templates = intent.ask_linked.get(anchored) or intent.ask
+        phrases: dict[str, Any] = {s: self.phrase(f) for s, f in fills.items() if s != bare}
+        return ph.render(ph.pick(self.rng, templates), **phrases)
+
+    # -- tasks ------------------------------------------------------------------------------
 
     def finish(self, draft: Draft, user: str, kind: TaskType, subtype: TurnSubtype | None, reply: str,
-               chat: bool = False) -> NativeTask:
-        """Close ``draft`` as a task the user asks with ``user``: a final prepare node depending on
-        every node nothing else depends on, observing ``reply`` (a chat answer when ``chat``).
-        The task joins ``tasks``, where later tasks can refer to it."""
+               told: list[Result], chat: bool = False) -> NativeTask:
+        """Close ``draft`` as a task the user opens with ``user``: a final prepare node depending on
+        every sink, observing ``reply`` (a chat answer when ``chat``). ``told`` are the results
+        the reply showed; later tasks may point at their anchors."""
         dependents = {d for n in draft.nodes for d in n.dependency_list}
         sinks = [i for i in range(len(draft.nodes)) if i not in dependents]
         draft.nodes.append(NativeNode(action=PREPARE, arguments={"answer_type": "chat" if chat else "tool"},
                                       dependency_list=sinks, observation=reply))
         task = NativeTask(user=user, type=kind, subtype=subtype, nodes=draft.nodes)
         self.tasks.append(task)
+        self.told.append(told)
         return task
 
-    # -- words -------------------------------------------------------------------------------
-
-    def slots(self, **more: Any) -> dict[str, Any]:
-        p = self.pack
-        return {"noun": p.noun, "nouns": p.nouns, "created_noun": p.created_noun, **more}
-
-    def scope(self, q: str) -> str:
-        return ph.render(self.pack.scope, sentence=False, q=q)
-
-    def label(self, item: Item) -> str:
-        return str(item.data[self.pack.label_field])
-
-    def new_query(self) -> str:
-        fresh = [q for q in self.pack.queries if q not in self.used_queries]
-        q = fresh[self.rng.randrange(len(fresh))]
-        self.used_queries.add(q)
-        return q
-
-    def say_search(self, search: Search) -> str:
-        labels = ph.join_names([f'"{str(i[self.pack.label_field])}"' for i in search.items[:3]])
-        return ph.render(ph.pick(self.rng, ph.SAY_SEARCH), **self.slots(n=len(search.items), scope=self.scope(search.q),
-                                                                         labels=labels))
-
-    def say_read(self, item: Item) -> str:
-        return ph.render(ph.pick(self.rng, ph.SAY_READ), label=self.label(item))
-
-    def _unambiguous(self, searches: list[Search]) -> list[Item]:
-        items = [Item(s, k) for s in searches for k in range(len(s.items))]
-        counts: dict[str, int] = {}
-        for it in items:
-            counts[self.label(it)] = counts.get(self.label(it), 0) + 1
-        return [it for it in items if counts[self.label(it)] == 1]
-
-    def pick_item(self, i: int, subtype: TurnSubtype | None,
-                  avoid: AbstractSet[tuple[int, int, int]] = frozenset()) -> tuple[Item, str] | None:
-        """An earlier item and the words that point at it, for the given subtype."""
-        if subtype is COREF:
-            return self._pick_coref_item(i, avoid)
-        if subtype is PARTIAL:
-            return self._pick_partial_item(i, avoid)
-        return self._pick_long_range_item(i, avoid)
-
-    def _pick_coref_item(self, i: int, avoid: AbstractSet[tuple[int, int, int]]) -> tuple[Item, str] | None:
-        """The previous task's focus ("that one"), or a result of its only search by position."""
-        rng = self.rng
-        prev = [s for s in self.searches if s.task == i - 1]
-        focus = self.focus.get(i - 1)
-        if focus is not None and _item_key(focus) not in avoid and (len(prev) != 1 or rng.random() < 0.5):
-            return focus, ph.render(ph.pick(rng, ph.ITEM_FOCUS), sentence=False, **self.slots())
-        if len(prev) != 1:
-            return None
-        options = [k for k in range(len(prev[0].items)) if (prev[0].task, prev[0].node, k) not in avoid]
-        if not options:
-            return None
-        k = options[rng.randrange(len(options))]
-        return Item(prev[0], k), ph.render(ph.pick(rng, ph.ITEM_COREF), sentence=False,
-                                           **self.slots(ord=ph.ORDINALS[k], num=k + 1))
-
-    def _pick_partial_item(self, i: int, avoid: AbstractSet[tuple[int, int, int]]) -> tuple[Item, str] | None:
-        """A result of the last two tasks named by its (unambiguous) label."""
-        rng = self.rng
-        items = [it for it in self._unambiguous([s for s in self.searches if s.task in (i - 1, i - 2)])
-                 if _item_key(it) not in avoid]
-        if not items:
-            return None
-        item = items[rng.randrange(len(items))]
-        return item, ph.render(ph.pick(rng, ph.ITEM_PARTIAL), sentence=False, **self.slots(label=self.label(item)))
-
-    def _pick_long_range_item(self, i: int, avoid: AbstractSet[tuple[int, int, int]]) -> tuple[Item, str] | None:
-        """Task 3 only: a result of one of task 0's searches, by position and scope."""
-        rng = self.rng
-        first = [s for s in self.searches if s.task == 0]
-        if i != 3 or not first:
-            return None
-        s = first[rng.randrange(len(first))]
-        options = [k for k in range(len(s.items)) if (s.task, s.node, k) not in avoid]
-        if not options:
-            return None
-        k = options[rng.randrange(len(options))]
-        templates = ph.ITEM_LONG if len(first) == 1 else ph.ITEM_LONG[1:]
-        return Item(s, k), ph.render(ph.pick(rng, templates), sentence=False,
-                                     **self.slots(ord=ph.ORDINALS[k], scope=self.scope(s.q)))
-
-    def pick_pair(self, i: int, subtype: TurnSubtype | None) -> tuple[Item, Item, str] | None:
-        rng = self.rng
-        if subtype is COREF:
-            pool = [s for s in self.searches if s.task == i - 1]
-            if len(pool) != 1:
-                return None
-        elif subtype is PARTIAL:
-            pool = [s for s in self.searches if s.task in (i - 1, i - 2)]
+    def window(self, i: int, subtype: TurnSubtype) -> tuple[list[int], dict[str, Anchor]]:
+        """The earlier tasks ``subtype`` may point into, and the anchors they gave whose value is
+        unambiguous there (one value per kind), latest first."""
+        if subtype is TurnSubtype.COREFERENCE:
+            tasks = [i - 1]
+        elif subtype is TurnSubtype.PARTIAL:
+            tasks = [t for t in (i - 1, i - 2) if t >= 0]
         else:
-            pool = [s for s in self.searches if s.task == 0] if i == 3 else []
-        if not pool:
-            return None
-        s = pool[rng.randrange(len(pool))]
-        a, b = sorted(rng.sample(range(len(s.items)), 2))
-        ia, ib = Item(s, a), Item(s, b)
-        slots = self.slots(oa=ph.ORDINALS[a], ob=ph.ORDINALS[b], na=a + 1, nb=b + 1, la=self.label(ia),
-                           lb=self.label(ib), scope=self.scope(s.q))
-        if subtype is PARTIAL:
-            if self.label(ia) == self.label(ib):
-                return None
-            templates = ph.PAIR_PARTIAL
-        elif subtype is COREF:
-            templates = ph.PAIR_COREF
-        else:
-            templates = ph.PAIR_LONG if len(pool) == 1 else ph.PAIR_LONG[1:]
-        return ia, ib, ph.render(ph.pick(rng, templates), sentence=False, **slots)
+            tasks = [0] if i >= 3 else []
+        values: dict[str, set[str]] = {}
+        latest: dict[str, Anchor] = {}
+        for t in tasks:
+            for result in self.told[t]:
+                for anchor in result.anchors:
+                    values.setdefault(anchor.kind, set()).add(repr(anchor.value))
+                    latest.setdefault(anchor.kind, anchor)
+        return tasks, {k: a for k, a in latest.items() if len(values[k]) == 1}
 
-    def search_phrase(self, i: int, subtype: TurnSubtype | None, q: str) -> str | None:
-        """How a later task asks for a new search, leaving the action implicit."""
-        tasks_with_search = {s.task for s in self.searches}
-        if subtype is PARTIAL and tasks_with_search & {i - 1, i - 2}:
-            return ph.render(ph.pick(self.rng, self.pack.again), q=q)
-        if subtype is COREF and (i - 1) in tasks_with_search and self.tasks[i - 1].type is not TaskType.CLARIFY:
-            return ph.render(ph.pick(self.rng, ph.SEARCH_COREF), **self.slots(scope=self.scope(q)))
-        if subtype is LONG and i == 3 and 0 in tasks_with_search:
-            return ph.render(ph.pick(self.rng, ph.SEARCH_LONG), **self.slots(scope=self.scope(q)))
-        return None
-
-    def extras(self) -> tuple[dict[str, Any], str, str]:
-        if self.pack.extras is None:
-            return {}, "", ""
-        return self.pack.extras(self.rng)
-
-    def create_text(self, it: str, extra: str) -> str:
-        return ph.render(ph.pick(self.rng, self.pack.create), it=it, extra=extra)
-
-    def fact_for(self, item: Item) -> Fact | None:
-        facts = [f for f in self.pack.facts
-                 if isinstance(item.data.get(f.field), (str, int, float)) and not isinstance(item.data.get(f.field), bool)]
-        return facts[self.rng.randrange(len(facts))] if facts else None
-
-    def clarify_nodes(self, draft: Draft, tool: str, missing: list[str], question: str, reply: str) -> int:
-        """One or two ask nodes; returns the index of the last one."""
-        entry = {"tool_list": [{"tool_name": tool, "missing_required_parameters": list(missing)}]}
+    def clarify_nodes(self, draft: Draft, intent: Intent, slot: str, fill: Fill) -> int:
+        """One or two ask nodes for ``slot`` of ``intent`` (the user answers with ``fill``); returns the
+        index of the last one."""
+        kind, said = self.kind(fill.kind), fill.said
+        assert said is not None
+        missing = sorted(_params_of(intent.args, slot))
+        entry = {"tool_list": [{"tool_name": intent.tool, "missing_required_parameters": missing}]}
+        answer_value = said.pp if kind.pp.explicit == "{v}" else said.np
+        answer = ph.render(ph.pick(self.rng, kind.answer), v=answer_value)
+        question = ph.pick(self.rng, kind.ask)
         if self.rng.random() < self.two_round_clarify:
             draft.nodes.append(NativeNode(action=ASK, arguments=entry, observation=question,
                                           user_input=ph.pick(self.rng, ph.VAGUE_REPLIES)))
-            again = ph.render(ph.pick(self.rng, ph.ASK_AGAIN),
-                              missing=ph.join_names(["the " + ph.humanize(p) for p in missing]))
+            again = ph.render(ph.pick(self.rng, ph.ASK_AGAIN), noun=kind.noun)
             draft.nodes.append(NativeNode(action=ASK, arguments=entry, dependency_list=[0], observation=again,
-                                          user_input=reply))
+                                          user_input=answer))
         else:
-            draft.nodes.append(NativeNode(action=ASK, arguments=entry, observation=question, user_input=reply))
+            draft.nodes.append(NativeNode(action=ASK, arguments=entry, observation=question, user_input=answer))
         return len(draft.nodes) - 1
+
+    def required(self, intent: Intent, slot: str) -> bool:
+        """Every argument ``slot`` fills is a required parameter of the tool (so it can be asked for)."""
+        schema = self.catalog.tools[intent.tool].input_schema
+        params = _params_of(intent.args, slot)
+        return bool(params) and params <= set(schema.get("required") or [])
+
+
+def call_key(intent: Intent, fills: dict[str, Fill]) -> str:
+    """Identifies a call by intent and values, so a session never asks the same thing twice."""
+    parts = []
+    for slot in sorted(fills):
+        fill = fills[slot]
+        value = fill.anchor.value if fill.anchor is not None else fill.said.value if fill.said else None
+        parts.append(f"{slot}={value!r}")
+    return intent.name + "|" + "|".join(parts)
+
+
+def _params_of(args: dict[str, Any], slot: str) -> set[str]:
+    return {k for k, v in args.items() if slot in _slots_in(v)}
+
+
+def _slots_in(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in _slots_in(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _slots_in(v)}
+    match = SLOT_ARG.match(value) if isinstance(value, str) else None
+    return {match.group(1)} if match else set()
+
+
+def _ancestors(nodes: list[NativeNode], deps: list[int]) -> set[int]:
+    seen: set[int] = set()
+    stack = list(deps)
+    while stack:
+        d = stack.pop()
+        if d not in seen:
+            seen.add(d)
+            stack.extend(nodes[d].dependency_list)
+    return seen
+
+
+def _lookup(value: Any, path: str) -> Any:
+    for step in [p for p in path.split(".") if p]:
+        if isinstance(value, list) and step.isdigit() and int(step) < len(value):
+            value = value[int(step)]
+        elif isinstance(value, dict) and step in value:
+            value = value[step]
+        else:
+            return None
+    return value
+
+
+def _given(observation: Any, give: Give, intent: Intent) -> Any:
+    """The value an anchor carries (parts as a dict); a missing path is a pack bug."""
+    paths = dict(give.parts) if give.parts else {"": give.path}
+    values = {k: _lookup(observation, p) for k, p in paths.items()}
+    missing = [paths[k] for k, v in values.items() if v is None]
+    if missing:
+        raise GeneratorError(f"pack intent {intent.name}: result has no {missing}")
+    if give.as_date:
+        day = ph.iso_date(values[""])
+        if day is None:
+            raise GeneratorError(f"pack intent {intent.name}: {give.path} is not a date: {values['']!r}")
+        return day.isoformat()
+    return values if give.parts else values[""]
+
+
+def _part(value: Any, part: str | None) -> Any:
+    """A part of a plain value: ``month`` / ``day`` of an ISO date."""
+    if part is None:
+        return value
+    day = ph.iso_date(value)
+    if day is None or part not in ("month", "day", "year"):
+        raise GeneratorError(f"cannot take '{part}' of {value!r}")
+    return getattr(day, part)

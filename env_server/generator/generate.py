@@ -1,9 +1,10 @@
 """``generate_scenario(seed, settings)``: the public entry point, and session registration.
 
 Determinism: everything random comes from one ``random.Random`` seeded with a string made
-of the seed, the attempt number and the settings (string seeds hash with SHA-512, so the
-result does not depend on ``PYTHONHASHSEED``), and the simulator is seeded with ``seed``.
-Same seed and settings, same scenario JSON.
+of the seed and the settings (string seeds hash with SHA-512, so the result does not depend
+on ``PYTHONHASHSEED``), and the simulator is seeded with ``seed``. Same seed and settings,
+same scenario JSON. There is one attempt per seed: builders check a plan before running a
+call (``tasks.py``), so nothing is retried.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from env_server.catalog import Catalog, load_catalog
 from env_server.generator import phrases as ph
-from env_server.generator.compose import Composer, Retry
-from env_server.generator.flows import Flow, GeneratorError, resolve_flow
-from env_server.generator.packs import PACKS, PACKS_BY_FAMILY, Pack
-from env_server.generator.tasks import FIRST, FRESH_SEARCH, LATER
+from env_server.generator.anchors import pick_families
+from env_server.generator.compose import Composer, GeneratorError
+from env_server.generator.packs import Library, Pack, library
+from env_server.generator.tasks import FIRST, LATER, LINKING
 from env_server.orchestrator.loading import ScenarioLoad
 from env_server.orchestrator.models import ScenarioSpec, TaskType, TurnSubtype
 from env_server.orchestrator.native import NativeScenarioFile, to_scenario_spec
@@ -28,10 +29,16 @@ from env_server.orchestrator.sessions import ScenarioSessions
 from env_server.orchestrator.splits import GENERATED_ORIGIN
 
 TASKS_PER_SCENARIO = 4
-MAX_ATTEMPTS = 8
 FIRST_DATE = dt.date(2026, 1, 5)
 DATE_SPAN_DAYS = 330
-ANCHOR_FIRST = 0.8  # chance that builders linking to earlier results are tried before fresh searches
+# Task-type weights, close to WildToolBench's shares (a quarter each of Single, Clarify, Chat
+# and multi-tool; among multi-tool mostly Parallel, then Mixed, few Sequential).
+FIRST_WEIGHTS = {TaskType.SINGLE_TOOL: 24, TaskType.CLARIFY: 28, TaskType.PARALLEL: 18, TaskType.SEQUENTIAL: 5,
+                 TaskType.MIXED: 25}
+LATER_WEIGHTS = {TaskType.CHAT: 28, TaskType.SINGLE_TOOL: 18, TaskType.CLARIFY: 26, TaskType.PARALLEL: 13,
+                 TaskType.SEQUENTIAL: 3, TaskType.MIXED: 12}
+LINK_FIRST = 0.85  # chance that a one-family session tries builders that bring in a partner family first
+COREF_SHARE = 0.58  # of the tasks that are not long-range: WildToolBench has 343 coreference to 237 partial
 
 
 class GeneratorSettings(BaseModel):
@@ -49,7 +56,7 @@ class GeneratorSettings(BaseModel):
         default=0.25, ge=0.0, le=1.0, description="Chance that a Clarify task needs a second question."
     )
     long_range: float = Field(
-        default=0.45, ge=0.0, le=1.0, description="Chance that task 3 refers back to task 0 when it can."
+        default=0.7, ge=0.0, le=1.0, description="Chance that task 3 refers back to task 0."
     )
     id_prefix: str = Field(default="gen", pattern=r"^[a-z][a-z0-9]{1,15}$", description="Scenario id prefix.")
 
@@ -67,31 +74,35 @@ def _builtin_catalog() -> Catalog:
     return load_catalog()
 
 
-def _flow(catalog: Catalog, family: str) -> Flow | None:
-    """``resolve_flow`` scans the whole catalog, so the catalog keeps each family's flow."""
-    flows: dict[str, Flow | None] = catalog.derived.get("generator_flows", dict)
-    if family not in flows:
-        flows[family] = resolve_flow(catalog, family)
-    return flows[family]
-
-
 def scenario_id(seed: int, settings: GeneratorSettings) -> str:
     digest = settings.digest()
     return f"{settings.id_prefix}_{seed}" + (f"_{digest}" if digest else "")
 
 
-def available_packs(catalog: Catalog, settings: GeneratorSettings) -> list[tuple[Pack, Flow]]:
-    wanted = settings.families or tuple(p.family for p in PACKS)
-    unknown = [f for f in wanted if f not in PACKS_BY_FAMILY]
+def family_tools(catalog: Catalog, family: str) -> tuple[str, ...]:
+    """The native tools of ``family`` in this catalog (cached on the catalog)."""
+    cache: dict[str, tuple[str, ...]] = catalog.derived.get("generator_tools", dict)
+    if family not in cache:
+        cache[family] = tuple(t.name for t in catalog.tools.values()
+                              if t.family == family and t.source.value == "native")
+    return cache[family]
+
+
+def available_packs(catalog: Catalog, settings: GeneratorSettings, lib: Library | None = None
+                    ) -> list[tuple[Pack, tuple[str, ...]]]:
+    """The packs the settings allow whose every intent's tool is in ``catalog``, with their family's tools."""
+    lib = lib or library()
+    wanted = settings.families or tuple(p.family for p in lib.packs)
+    unknown = [f for f in wanted if f not in lib.by_family]
     if unknown:
-        raise GeneratorError(f"no phrase pack for famil(y/ies) {unknown}; known: {sorted(PACKS_BY_FAMILY)}")
+        raise GeneratorError(f"no phrase pack for famil(y/ies) {unknown}; known: {sorted(lib.by_family)}")
     out = []
     for family in wanted:
-        flow = _flow(catalog, family)
-        if flow is not None:
-            out.append((PACKS_BY_FAMILY[family], flow))
+        pack, tools = lib.by_family[family], family_tools(catalog, family)
+        if all(intent.tool in tools for intent in pack.intents):
+            out.append((pack, tools))
     if not out:
-        raise GeneratorError(f"none of the families {list(wanted)} has a usable flow in this catalog")
+        raise GeneratorError(f"none of the families {list(wanted)} has its tools in this catalog")
     return out
 
 
@@ -102,81 +113,82 @@ def generate_native(seed: int, settings: GeneratorSettings | None = None, catalo
     catalog = catalog or _builtin_catalog()
     if seed < 0:
         raise GeneratorError(f"seed must be >= 0, got {seed}")
-    packs = available_packs(catalog, settings)
+    lib = library()
+    packs = available_packs(catalog, settings, lib)
     allowed = list(settings.task_types or list(TaskType))
     if not any(t in FIRST for t in allowed):
         raise GeneratorError("task_types must allow at least one tool-using type for the first task")
-    problems: list[str] = []
-    for attempt in range(MAX_ATTEMPTS):
-        rng = random.Random(f"toolenv-generator|{seed}|{attempt}|{settings.digest()}")
-        pack, flow = packs[rng.randrange(len(packs))]
-        day = FIRST_DATE + dt.timedelta(days=rng.randrange(DATE_SPAN_DAYS))
-        moment = dt.datetime.combine(day, dt.time(rng.randint(8, 21), rng.choice((0, 15, 30, 45))))
-        composer = Composer(catalog, pack, flow, rng, seed, day, settings.two_round_clarify)
-        try:
-            _compose(composer, allowed, settings)
-        except Retry as exc:
-            problems.append(str(exc))
-            continue
-        finally:
-            composer.close()
-        return NativeScenarioFile(
-            id=scenario_id(seed, settings),
-            title=f"Generated: {pack.nouns} with {flow.family} (seed {seed}).",
-            split="train",
-            env_info=moment.strftime("%Y-%m-%d %H:%M:%S %A"),
-            seed=seed,
-            tools=list(flow.tools),
-            tasks=composer.tasks,
-        )
-    raise GeneratorError(f"seed {seed}: no scenario after {MAX_ATTEMPTS} attempts: {problems[-3:]}")
+    rng = random.Random(f"toolenv-generator|{seed}|{settings.digest()}")
+    families = pick_families(lib, [p for p, _ in packs], rng)
+    tools = [name for f in families for name in family_tools(catalog, f)]
+    day = FIRST_DATE + dt.timedelta(days=rng.randrange(DATE_SPAN_DAYS))
+    moment = dt.datetime.combine(day, dt.time(rng.randint(8, 21), rng.choice((0, 15, 30, 45))))
+    composer = Composer(catalog, lib, families, tools, rng, seed, day, settings.two_round_clarify)
+    try:
+        _compose(composer, allowed, settings)
+    finally:
+        composer.close()
+    topics = ph.join_names([lib.by_family[f].topic for f in composer.used_families])
+    return NativeScenarioFile(
+        id=scenario_id(seed, settings),
+        title=f"Generated: {topics} (seed {seed}).",
+        split="train",
+        env_info=moment.strftime("%Y-%m-%d %H:%M:%S %A"),
+        seed=seed,
+        tools=tools,
+        tasks=composer.tasks,
+    )
 
 
 def _compose(c: Composer, allowed: list[TaskType], settings: GeneratorSettings) -> None:
-    rng = c.rng
     for i in range(TASKS_PER_SCENARIO):
-        kinds = [t for t in allowed if (t in FIRST if i == 0 else t in LATER)]
-        rng.shuffle(kinds)
-        subtypes = _subtypes(rng, i, settings)
+        weights = FIRST_WEIGHTS if i == 0 else LATER_WEIGHTS
+        seen = [t.type for t in c.tasks]
+        # A type the session already has is less likely again (WildToolBench: about one Chat and one Clarify per session).
+        kinds = _weighted_order(c.rng, {t: w / (1 + 3 * seen.count(t)) for t, w in weights.items() if t in allowed})
+        subtypes = _subtypes(c.rng, i, settings)
         if not _build_task(c, i, kinds, subtypes):
-            raise Retry(f"task {i}: no builder fits the dialogue so far with types {[k.value for k in kinds]}")
+            raise GeneratorError(f"task {i}: no task of types {[k.value for k in kinds]} fits families "
+                                 f"{c.families}; allow more task types or families")
         if i == 0:
-            _greet(c)
+            greeting = ph.pick(c.rng, ph.GREETINGS)
+            c.tasks[0].user = ph.attach(greeting, c.tasks[0].user)
+
+
+def _weighted_order(rng: random.Random, weights: dict[TaskType, float]) -> list[TaskType]:
+    """Task types in a random order where a heavier type tends to come first."""
+    keyed = sorted(weights, key=lambda t: rng.random() ** (1.0 / weights[t]), reverse=True)
+    return keyed
 
 
 def _subtypes(rng: random.Random, i: int, settings: GeneratorSettings) -> list[TurnSubtype | None]:
     """The hidden-intent subtypes task ``i`` may take, in the order to try them."""
     if i == 0:
         return [None]
-    subtypes: list[TurnSubtype | None] = [TurnSubtype.COREFERENCE, TurnSubtype.PARTIAL]
-    rng.shuffle(subtypes)
-    if i == 3 and rng.random() < settings.long_range:
-        subtypes.insert(0, TurnSubtype.LONG_RANGE)
-    elif i == 3:
-        subtypes.append(TurnSubtype.LONG_RANGE)
+    pair = [TurnSubtype.COREFERENCE, TurnSubtype.PARTIAL]
+    if rng.random() >= COREF_SHARE:
+        pair.reverse()
+    subtypes: list[TurnSubtype | None] = list(pair)
+    if i == 3:
+        subtypes.insert(0 if rng.random() < settings.long_range else 2, TurnSubtype.LONG_RANGE)
     return subtypes
 
 
 def _build_task(c: Composer, i: int, kinds: list[TaskType], subtypes: list[TurnSubtype | None]) -> bool:
-    """Try the builders of each kind, for each subtype, until one writes task ``i``."""
-    rng = c.rng
-    for kind in kinds:
-        builders = [FIRST[kind]] if i == 0 else list(LATER[kind])
-        rng.shuffle(builders)
-        if rng.random() < ANCHOR_FIRST:
-            builders.sort(key=lambda b: b in FRESH_SEARCH)
-        for subtype in subtypes:
-            if any(build(c, i, subtype) is not None for build in builders):
-                return True
+    """Try each kind, for each subtype, until a builder writes task ``i`` (builders check before they call).
+
+    While the session has used one family only, a first pass (most of the time) tries only the
+    builders that take an earlier result into another intent, so sessions compose families."""
+    table = FIRST if i == 0 else LATER
+    passes = [table]
+    if i > 0 and len(c.used_families) < 2 and len(c.families) > 1 and c.rng.random() < LINK_FIRST:
+        passes.insert(0, {k: tuple(b for b in bs if b in LINKING) for k, bs in table.items()})
+    for builders_of in passes:
+        for kind in kinds:
+            for subtype in subtypes:
+                if any(build(c, i, subtype) is not None for build in builders_of.get(kind, ())):
+                    return True
     return False
-
-
-def _greet(c: Composer) -> None:
-    """Open the first user message with a greeting."""
-    greeting = ph.pick(c.rng, ph.GREETINGS)
-    first = c.tasks[0].user
-    lower = greeting.endswith(", ") and not first.startswith(("I ", "I'"))
-    c.tasks[0].user = greeting + (first[:1].lower() + first[1:] if lower else first)
 
 
 def generate_scenario(seed: int, params: GeneratorSettings | None = None, catalog: Catalog | None = None

@@ -148,9 +148,13 @@ def evidence_for(spec: ScenarioSpec, t: int, i: int, today: dt.date, dialogue: E
     ev = dialogue or dialogue_evidence(spec, t, today)
     seen = list(ev.seen)
     numbers = set(ev.numbers)
+    dates = set(ev.dates)
     for task_index, node_index in _earlier_nodes(spec, t, i):
-        _collect(spec.tasks[task_index].nodes[node_index].observation, seen, numbers)
-    return Evidence(ev.dialogue, seen, numbers, ev.dates, ev.times, ev.codes)
+        node = spec.tasks[task_index].nodes[node_index]
+        _collect(node.observation, seen, numbers)
+        if node.action.is_pseudo and isinstance(node.observation, str):
+            dates |= _calendar_dates(fold(node.observation), today)  # a date the assistant wrote out
+    return Evidence(ev.dialogue, seen, numbers, dates, ev.times, ev.codes)
 
 
 def _earlier_nodes(spec: ScenarioSpec, t: int, i: int) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ never dict or set order, so a seed picks the same fact on every machine.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import functools
 import math
@@ -62,6 +63,19 @@ def fold(text: str) -> str:
         return text.lower().strip()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower().strip()
+
+
+def _lon_span(lat: float, lat_span: float, radius_km: float) -> float:
+    """Degrees of longitude a point within ``radius_km`` can be off, anywhere in the latitude band (360: any)."""
+    widest = abs(lat) + lat_span
+    if widest >= 89.0:
+        return 360.0
+    return radius_km / (111.0 * math.cos(math.radians(widest))) + 0.01
+
+
+def _lon_gap(a: float, b: float) -> float:
+    gap = abs(a - b) % 360.0
+    return min(gap, 360.0 - gap)
 
 
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -179,17 +193,48 @@ class ReferenceData:
         return self._by_name.get(fold(airport.city)) if airport else None
 
     def nearest_place(self, lat: float, lon: float) -> PlaceFact:
-        return min(self.drawable_places, key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+        """The drawable city nearest to (lat, lon): searched in widening latitude bands.
+
+        A city outside a band of ``w`` degrees is more than ``w`` * 111.19 km away, so the
+        nearest city of the band is the nearest overall once it lies within ``w`` * 111 km.
+        """
+        lats, order = self._drawable_latitude_index
+        drawable = self.drawable_places
+        for width in (2.0, 6.0, 20.0, 60.0, 181.0):
+            band = order[bisect.bisect_left(lats, lat - width):bisect.bisect_right(lats, lat + width)]
+            if not band:
+                continue
+            # In ``drawable_places`` order, so a tie goes to the same city as a full scan.
+            best = min((drawable[k] for k in sorted(band)),
+                       key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+            if width >= 181.0 or haversine_km(lat, lon, best.latitude, best.longitude) <= width * 111.0:
+                return best
+        return min(drawable, key=lambda p: haversine_km(lat, lon, p.latitude, p.longitude))
+
+    @functools.cached_property
+    def _drawable_latitude_index(self) -> tuple[list[float], list[int]]:
+        drawable = self.drawable_places
+        order = sorted(range(len(drawable)), key=lambda k: drawable[k].latitude)
+        return [drawable[k].latitude for k in order], order
 
     def places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
         """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first."""
         lat_span = radius_km / 111.0 + 0.01
-        found = [
+        lats, order = self._latitude_index
+        band = order[bisect.bisect_left(lats, center.latitude - lat_span):bisect.bisect_right(lats, center.latitude + lat_span)]
+        lon_span = _lon_span(center.latitude, lat_span, radius_km)
+        found = [  # in ``places`` order, so ties sort as they always did
             (p, haversine_km(center.latitude, center.longitude, p.latitude, p.longitude))
-            for p in self.places
-            if abs(p.latitude - center.latitude) <= lat_span
+            for p in (self.places[k] for k in sorted(band))
+            if _lon_gap(p.longitude, center.longitude) <= lon_span
         ]
         return sorted((f for f in found if f[1] <= radius_km), key=lambda f: (f[1], f[0].name))
+
+    @functools.cached_property
+    def _latitude_index(self) -> tuple[list[float], list[int]]:
+        """Latitudes in ascending order and the ``places`` index of each: a band is two bisections."""
+        order = sorted(range(len(self.places)), key=lambda k: self.places[k].latitude)
+        return [self.places[k].latitude for k in order], order
 
     @functools.cached_property
     def countries(self) -> CountryIndex:
@@ -262,12 +307,22 @@ class ReferenceData:
     def airports_near(self, place: PlaceFact, radius_km: float = 100.0) -> list[AirportFact]:
         """The city's own airports (international first), then others within the radius."""
         own = self.airports_of(place)
-        others = sorted(
-            (a for a in self._airports_by_city_flat
-             if a not in own and haversine_km(place.latitude, place.longitude, a.latitude, a.longitude) <= radius_km),
-            key=lambda a: haversine_km(place.latitude, place.longitude, a.latitude, a.longitude),
-        )
-        return [*own, *others]
+        mine = {a.iata for a in own}
+        lat_span = radius_km / 111.0 + 0.01
+        lats, order = self._airport_latitude_index
+        band = order[bisect.bisect_left(lats, place.latitude - lat_span):bisect.bisect_right(lats, place.latitude + lat_span)]
+        flat = self._airports_by_city_flat
+        near = [  # in the flat order, so equal distances sort as they always did
+            (a, haversine_km(place.latitude, place.longitude, a.latitude, a.longitude))
+            for a in (flat[k] for k in sorted(band)) if a.iata not in mine
+        ]
+        return [*own, *(a for a, d in sorted(near, key=lambda x: x[1]) if d <= radius_km)]
+
+    @functools.cached_property
+    def _airport_latitude_index(self) -> tuple[list[float], list[int]]:
+        flat = self._airports_by_city_flat
+        order = sorted(range(len(flat)), key=lambda k: flat[k].latitude)
+        return [flat[k].latitude for k in order], order
 
     @functools.cached_property
     def _airports_by_city_flat(self) -> tuple[AirportFact, ...]:

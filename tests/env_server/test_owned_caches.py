@@ -39,7 +39,7 @@ def test_two_catalogs_keep_their_own_rules_index_plans_and_flows(builtin_catalog
     assert all(entry[0] is not None for entry in plans_of(one).values())
     settings = GeneratorSettings.model_validate({"families": ["ticketmaster"]})
     assert available_packs(one, settings)
-    assert "generator_flows" in one.derived and "generator_flows" not in two.derived
+    assert "generator_tools" in one.derived and "generator_tools" not in two.derived
 
 
 def test_a_dropped_catalog_and_environment_are_freed_with_their_caches(builtin_catalog: Catalog):

@@ -25,8 +25,8 @@ def test_task_builders_reach_no_private_composer_member():
     assert imported and not [name for name in imported if name.startswith("_")]
 
 
-def test_the_call_running_api_is_public_and_says_what_it_promises():
-    for name in ("call", "search", "read", "create", "finish", "ref_to"):
+def test_the_composer_api_is_public_and_says_what_it_promises():
+    for name in ("call", "reply", "finish", "window", "say", "phrase", "ask_text", "clarify_nodes", "required"):
         method = getattr(compose.Composer, name, None)
         assert callable(method), name
         assert inspect.getdoc(method), f"Composer.{name} has no docstring"

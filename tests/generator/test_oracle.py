@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import anyio
+import pytest
 
 from clients.agent_runner import RunConfig, run_eval
 from clients.agents import OracleAgent, ToolReply
@@ -16,6 +17,7 @@ from env_server.environment import ToolEnvironment
 from env_server.generator import GeneratorSettings, generated_scenario_load, register_generated, scenario_id
 from env_server.orchestrator import ScenarioLoad, ScenarioSpec
 from env_server.orchestrator.live import STEP_META_KEY, ScenarioSession
+from env_server.orchestrator.native import to_scenario_spec
 from env_server.orchestrator.reports import UserTurn
 from env_server.orchestrator.sessions import registry_for
 from env_server.runner import serve_in_thread
@@ -54,7 +56,7 @@ def _fresh_env(catalog: Catalog) -> ToolEnvironment:
     return ToolEnvironment(catalog, Database(), ServerSettings())
 
 
-def test_the_oracle_gets_every_task_of_100_generated_scenarios_right(generated: list[ScenarioSpec],
+def test_the_oracle_gets_every_task_of_the_sampled_generated_scenarios_right(generated: list[ScenarioSpec],
                                                                      builtin_catalog: Catalog):
     env = _fresh_env(builtin_catalog)
     registry = registry_for(env, ScenarioLoad(scenarios=list(generated)))
@@ -90,3 +92,15 @@ def test_the_oracle_is_right_on_generated_scenarios_over_http_and_the_official_m
                             tmp_path / "run")
     assert summary["task_accuracy"] == 1.0 and summary["session_accuracy"] == 1.0
     assert summary["tasks"] == 16 and summary["failed_sessions"] == 0
+
+
+@pytest.mark.slow
+def test_the_oracle_gets_every_task_of_200_generated_scenarios_right(checked_natives, builtin_catalog: Catalog):
+    specs = [to_scenario_spec(n, origin=f"generated:seed={n.seed}") for n in checked_natives]
+    env = _fresh_env(builtin_catalog)
+    registry = registry_for(env, ScenarioLoad(scenarios=specs))
+    for spec in specs:
+        session, first = registry.create(spec.id)
+        anyio.run(OracleAgent().play, InProcessEpisode(env, session, first))
+        result = session.result()
+        assert result.done and result.accuracy == 1.0, (spec.id, [t.reason for t in result.tasks])

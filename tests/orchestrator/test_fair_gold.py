@@ -190,3 +190,18 @@ def test_a_language_name_grounds_its_two_letter_code(builtin_catalog: Catalog):
     assert not [f for f in findings(said, builtin_catalog) if ".city:" in f and "appears neither" in f]
     unsaid = scenario("Shows in Lisbon with subtitles?", {"city": "es"}, later="Any in Lisbon?")
     assert [f for f in findings(unsaid, builtin_catalog) if ".city:" in f and "appears neither" in f]
+
+
+def _after_a_reply(reply: str) -> NativeScenarioFile:
+    """Task 1 searches on a date that only the assistant's reply to task 0 wrote out."""
+    native = scenario("Any shows in Sintra?", {"city": "Sintra"}, later="Anything else on there that day?",
+                      later_args={"city": "Sintra", "start_date": "2026-03-14"})
+    native.tasks[0].nodes[1].observation = reply
+    return native
+
+
+def test_a_date_the_assistant_wrote_out_grounds_a_later_gold_date(builtin_catalog: Catalog):
+    assert findings(_after_a_reply("Night of Fado plays Sintra on Saturday, March 14."), builtin_catalog) == []
+    unsaid = findings(_after_a_reply("Night of Fado plays Sintra soon."), builtin_catalog)
+    assert len(unsaid) == 1 and unsaid[0].startswith(f"fair_probe task 1 node 0 {SEARCH}.start_date: optional "
+                                                     "argument '2026-03-14' the user did not ask for")
