@@ -18,6 +18,7 @@ from env_server.cli_options import CatalogOpt, load_catalog_or_exit
 from env_server.config import (
     DEFAULT_ENV_IDLE_TIMEOUT_S,
     DEFAULT_HOST,
+    DEFAULT_MAX_BATCH,
     DEFAULT_MAX_ENVS,
     DEFAULT_PORT,
     DEFAULT_STDIO_MAX_LINE_BYTES,
@@ -94,6 +95,10 @@ def serve(
     env_idle_timeout: Annotated[
         float, typer.Option(min=1, help="Seconds without a request after which an RL env is freed (then 404).")
     ] = DEFAULT_ENV_IDLE_TIMEOUT_S,
+    max_batch: Annotated[
+        int, typer.Option(min=1, help="Most resets or steps in one /v1/envs/batch/reset or /v1/envs/batch/step "
+                                      "request; a longer batch answers 422 (split it). Items run one after another.")
+    ] = DEFAULT_MAX_BATCH,
     admin_token_file: Annotated[
         Path | None,
         typer.Option(help="Read the admin token from this file (surrounding whitespace stripped); "
@@ -159,6 +164,7 @@ def serve(
         admin_token=given_token or (None if stdio else secrets.token_urlsafe(24)),
         max_envs=max_envs,
         env_idle_timeout=env_idle_timeout,
+        max_batch=max_batch,
         rl_plane=rl,
         allowed_hosts=list(allowed_host or []),
         allowed_origins=list(allowed_origin or []),
