@@ -38,7 +38,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 import anyio
 from fastapi import APIRouter, Body, Header, Response
