@@ -26,13 +26,14 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Header, HTTPException, Response
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import to_json
 
 from env_server.rest_contract import ErrorBody, error_responses
 from env_server.rl.errors import RolloutError
 from env_server.rl.http_ops import EnvCreated, EnvCreateRequest, EnvOps, StepResult, http_error
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
+T = TypeVar("T")  # an item model
 
 
 class BatchStepItem(BaseModel):
@@ -62,32 +63,31 @@ class BatchStepResult(BaseModel):
     results: list[StepOutcome] = Field(description="One outcome per item, in item order.")
 
 
-def attempt(work: Callable[[], T]) -> tuple[int, T | None, ErrorBody | None]:
-    """Run one item: ``(status, result, None)`` or ``(error status, None, error)``; never raises."""
+def attempt(work: Callable[[], dict[str, Any]], ok: int) -> dict[str, Any]:
+    """One item's outcome (``ResetOutcome`` / ``StepOutcome`` fields); never raises."""
     try:
-        return 0, work(), None
+        return {"status": ok, "result": work(), "error": None}
     except (RolloutError, HTTPException) as exc:
         refused = http_error(exc)
-        return refused.status_code, None, ErrorBody(detail=refused.detail)
+        return {"status": refused.status_code, "result": None, "error": {"detail": refused.detail}}
     except Exception:  # our own failure on one item: the others already ran and must be answered
         logger.exception("batch item failed")
-        return 500, None, ErrorBody(detail="internal error while running this item; see the server log")
+        return {"status": 500, "result": None, "error": {"detail": "internal error on this item; see the server log"}}
 
 
 def reset_all(ops: EnvOps, items: Sequence[EnvCreateRequest], authorization: str) -> bytes:
-    outcomes = []
-    for item in items:
-        status, result, error = attempt(lambda: ops.create(item, authorization))  # noqa: B023 (called at once)
-        outcomes.append(ResetOutcome(status=status or 201, result=result, error=error))
-    return BatchResetResult(results=outcomes).model_dump_json().encode()
+    """``BatchResetResult`` as JSON."""
+    outcomes = [attempt(lambda: ops.create(item, authorization).model_dump(), 201)  # noqa: B023 (called at once)
+                for item in items]
+    return to_json({"results": outcomes})
 
 
 def step_all(ops: EnvOps, items: Sequence[BatchStepItem], authorization: str) -> bytes:
-    outcomes = []
-    for item in items:
-        status, result, error = attempt(lambda: ops.step(item.env_id, item.action, authorization))  # noqa: B023
-        outcomes.append(StepOutcome(status=status or 200, result=result, error=error))
-    return BatchStepResult(results=outcomes).model_dump_json().encode()
+    """``BatchStepResult`` as JSON: plain dicts through pydantic-core's encoder, about three times
+    faster than building the result models (observations and infos are most of the bytes)."""
+    outcomes = [attempt(lambda: ops.step_plain(item.env_id, item.action, authorization), 200)  # noqa: B023
+                for item in items]
+    return to_json({"results": outcomes})
 
 
 def build_batch_router(ops: EnvOps, max_items: int) -> APIRouter:

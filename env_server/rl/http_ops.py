@@ -111,7 +111,11 @@ class EnvOps:
         return EnvCreated(env_id=self.envs.add(env), observation=dict(observation), info=dict(info))
 
     def step(self, env_id: str, action: dict[str, Any], authorization: str) -> StepResult:
+        return StepResult(**self.step_plain(env_id, action, authorization))
+
+    def step_plain(self, env_id: str, action: dict[str, Any], authorization: str) -> dict[str, Any]:
+        """The step as ``StepResult``'s fields in a plain dict (the batch route encodes many at once)."""
         env = self.guarded(env_id, authorization)
         observation, reward, terminated, truncated, info = env.step(parse_action(action))
-        return StepResult(observation=dict(observation), reward=reward, terminated=terminated,
-                          truncated=truncated, info=dict(info))
+        return {"observation": observation, "reward": reward, "terminated": terminated, "truncated": truncated,
+                "info": info}
