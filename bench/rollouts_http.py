@@ -55,6 +55,7 @@ class Run:
     episodes: int
     steps: int
     step_s: float  # time inside step_many
+    step_cpu_s: float  # this process's CPU inside step_many (encoding actions, decoding answers)
     wall_s: float
     client_cpu_s: float
     server_cpu_s: float
@@ -62,8 +63,8 @@ class Run:
     def line(self) -> str:
         per = 1e6 / self.steps
         return (f"  {self.label:<28} {self.steps / self.step_s:7.0f} steps/s  (with resets {self.steps / self.wall_s:6.0f}; "
-                f"{self.steps} steps; CPU per step: client {self.client_cpu_s * per:4.0f} us, "
-                f"server {self.server_cpu_s * per:4.0f} us)")
+                f"{self.steps} steps; CPU per step: client {self.client_cpu_s * per:4.0f} us, of which in step_many "
+                f"{self.step_cpu_s * per:3.0f} us; server {self.server_cpu_s * per:4.0f} us)")
 
 
 @contextmanager
@@ -120,8 +121,9 @@ def bench_http(episodes: int, concurrency: int, batch_sizes: list[int], durabili
         anyio.run(_warm_up, url, token)
         for label, options, n, in_flight in plans:
             cpu0, server0 = time.process_time(), cpu_seconds(pid)
-            steps, step_s, wall_s = anyio.run(_rollouts, url, token, options, n, in_flight)
-            runs.append(Run(label, n, steps, step_s, wall_s, time.process_time() - cpu0, cpu_seconds(pid) - server0))
+            steps, step_s, step_cpu, wall_s = anyio.run(_rollouts, url, token, options, n, in_flight)
+            runs.append(Run(label, n, steps, step_s, step_cpu, wall_s, time.process_time() - cpu0,
+                            cpu_seconds(pid) - server0))
             print(runs[-1].line(), flush=True)
     return runs
 
@@ -135,36 +137,37 @@ async def _warm_up(url: str, token: str) -> None:
 
 
 async def _rollouts(url: str, token: str, options: dict[str, Any], episodes: int, in_flight: int
-                    ) -> tuple[int, float, float]:
+                    ) -> tuple[int, float, float, float]:
     specs = ScenarioPool(default_environment()).specs
-    steps, step_s = 0, 0.0
+    steps, step_s, step_cpu = 0, 0.0, 0.0
     async with RolloutClient(url, admin_token=token, **options) as client:
         started = time.perf_counter()
         for first in range(0, episodes, in_flight):
             resets = await client.reset_many([{"seed": s} for s in range(first, min(episodes, first + in_flight))])
-            n, t = await _play(client, resets, specs)
-            steps, step_s = steps + n, step_s + t
+            n, t, c = await _play(client, resets, specs)
+            steps, step_s, step_cpu = steps + n, step_s + t, step_cpu + c
         wall = time.perf_counter() - started
-    return steps, step_s, wall
+    return steps, step_s, step_cpu, wall
 
 
-async def _play(client: RolloutClient, resets: list[Any], specs: dict[str, Any]) -> tuple[int, float]:
-    """Oracle episodes for ``resets`` to the end; (steps, seconds inside step_many); closes the envs."""
+async def _play(client: RolloutClient, resets: list[Any], specs: dict[str, Any]) -> tuple[int, float, float]:
+    """Oracle episodes for ``resets`` to the end; (steps, seconds and CPU seconds inside step_many);
+    closes the envs."""
     policies = {r.env_id: OraclePolicy(specs[r.info["scenario_id"]]) for r in resets}
     latest = {r.env_id: (r.observation, r.info) for r in resets}
-    steps, elapsed = 0, 0.0
+    steps, elapsed, cpu = 0, 0.0, 0.0
     while latest:
         batch = [(env_id, policies[env_id](*latest[env_id])) for env_id in latest]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         results = await client.step_many(batch)
-        elapsed += time.perf_counter() - t0
+        elapsed, cpu = elapsed + time.perf_counter() - t0, cpu + time.process_time() - c0
         steps += len(results)
         for result in results:
             latest[result.env_id] = (result.observation, result.info)
             if result.done:
                 del latest[result.env_id]
     await client.close_many(list(policies))
-    return steps, elapsed
+    return steps, elapsed, cpu
 
 
 def bench_batch_breakdown(size: int, rounds: int, durability: Durability) -> dict[str, float]:

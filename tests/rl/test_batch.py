@@ -4,6 +4,7 @@ a batch that leaves the event loop free, and the rollout client's batch path aga
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -230,3 +231,24 @@ async def test_the_client_falls_back_to_single_routes_on_a_server_without_batch_
     async with RolloutClient("http://old", transport=httpx.MockTransport(handler), batch=True) as insisting:
         with pytest.raises(RuntimeError, match="no /v1/envs/batch routes"):
             await insisting.step_many([("env_a", {"content": "x"})])
+
+
+def test_serve_flags_set_the_batch_limit_and_durability_and_refuse_fsync_without_a_journal(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from env_server.cli import app
+
+    served: list[ToolEnvironment] = []
+    monkeypatch.setattr("env_server.runner.run_http", served.append)
+    weather = str(Path(__file__).resolve().parents[2] / "tool_specs" / "catalog" / "weather")
+    args = ["serve", "--catalog", weather, "--db", str(tmp_path / "s.duckdb"), "--admin-token", "t"]
+    result = CliRunner().invoke(app, [*args, "--max-batch", "7", "--durability", "ephemeral"])
+    assert result.exit_code == 0, result.output
+    assert served[0].settings.max_batch == 7 and served[0].settings.durability is Durability.EPHEMERAL
+    assert served[0].store.persistent is False
+    served[0].close()
+    served[0].db.close()
+    refused = CliRunner().invoke(app, [*args, "--durability", "deferred", "--fsync"])
+    assert refused.exit_code == 2 and "--fsync syncs the journal; it needs --durability journal" in refused.output
+    help_text = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    assert "--max-batch" in help_text and "--durability" in help_text
