@@ -14,9 +14,14 @@ Figures are printed; nothing is asserted. Parts (all run by default):
 * **soak**: ``--soak-episodes`` oracle episodes on one env (every 10th forks twice, every
   200th plays a freshly generated scenario), RSS after each window and growth per 10k episodes,
   plus the environment's held counts at the end (all zero means nothing leaked).
-* **http**: a real server (``toolenv serve`` in a subprocess, server defaults: journal
-  durability on a temporary DuckDB file) driven by ``clients.rollout_client.RolloutClient``
-  with ``--http-concurrency`` envs in flight; steps/s seen by the client.
+* **http** (``rollouts_http.py``): a real server (``toolenv serve`` in a subprocess on a
+  temporary DuckDB file, ``--server-durability``: ephemeral, as for training, or journal, the
+  server's default) driven by
+  ``clients.rollout_client.RolloutClient``: the single routes with ``--http-concurrency`` envs in
+  flight, then ``/v1/envs/batch/step`` for each of ``--http-batches`` (B envs in flight, one
+  request of B steps a round); steps/s seen by the client and CPU per step of each process.
+  Then the batch route's server stages in process (decode, env steps, result models, JSON
+  encoding), per step, and a summary beside the in-process figure.
 
 Run: ``python bench/bench_rollouts.py`` (about a minute and a half), or e.g.
 ``python bench/bench_rollouts.py --soak-episodes 100000`` for the long soak.
@@ -27,24 +32,19 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import secrets
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import anyio
-import httpx
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from clients.rollout_client import RolloutClient  # noqa: E402
+from bench.rollouts_http import bench_batch_breakdown, bench_http  # noqa: E402
 from env_server.rl import OraclePolicy, ToolEnv, default_environment  # noqa: E402
 from env_server.rl.scenarios import ScenarioPool  # noqa: E402
+from state.store import Durability  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -77,7 +77,8 @@ def play_episode(env: ToolEnv, obs: Any, info: dict[str, Any], step_times: list[
             return steps
 
 
-def bench_in_process(episodes: int) -> None:
+def bench_in_process(episodes: int) -> float:
+    """Prints the figures; returns steps/s counting env.step alone."""
     env = ToolEnv()
     ids = env.pool.ids
     for scenario_id in ids:  # warm the per-scenario caches and the oracle plans
@@ -97,6 +98,7 @@ def bench_in_process(episodes: int) -> None:
     print(f"  steps only:   {steps / sum(step_times):8.0f} steps/s  (step {ms(step_times)})")
     print(f"  with resets:  {steps / wall:8.0f} steps/s  ({episodes / wall:.0f} episodes/s)")
     print(f"  reset:        {ms(reset_times)}")
+    return steps / sum(step_times)
 
 
 def bench_fork(samples: int) -> None:
@@ -206,73 +208,6 @@ def bench_soak(episodes: int) -> None:
           f"{pool.generated_count()} (max {pool.max_generated})")
 
 
-def bench_http(episodes: int, concurrency: int) -> None:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    token = secrets.token_urlsafe(24)  # built-in scenarios are evaluation split: their envs need it
-    with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "env_server.cli", "serve", "--port", str(port), "--db", str(Path(tmp) / "b.duckdb")]
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env={**os.environ, "TOOLENV_ADMIN_TOKEN": token})
-        others = set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0)
-        if others:  # the server gets its own CPU(s); the client keeps the pinned one
-            os.sched_setaffinity(proc.pid, others)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    httpx.get(url + "/", timeout=1)  # any answer means it is up
-                    break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline or proc.poll() is not None:
-                        raise RuntimeError("server did not start") from None
-                    time.sleep(0.1)
-            cpu0, server0 = time.process_time(), _cpu_seconds(proc.pid)
-            anyio.run(_http_rollouts, url, episodes, concurrency, token)
-            print(f"  CPU used: client {time.process_time() - cpu0:.1f} s, server {_cpu_seconds(proc.pid) - server0:.1f} s")
-        finally:
-            proc.terminate()
-            proc.wait(10)
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def _http_rollouts(url: str, episodes: int, concurrency: int, token: str) -> None:
-    specs = ScenarioPool(default_environment()).specs
-    async with RolloutClient(url, concurrency=concurrency, admin_token=token) as client:
-        warm = await client.reset(seed=0)
-        await client.close_env(warm.env_id)
-        steps = 0
-        step_time = 0.0
-        started = time.perf_counter()
-        for first in range(0, episodes, concurrency):
-            resets = await client.reset_many([{"seed": s} for s in range(first, min(episodes, first + concurrency))])
-            policies = {r.env_id: OraclePolicy(specs[r.info["scenario_id"]]) for r in resets}
-            latest = {r.env_id: (r.observation, r.info) for r in resets}
-            while latest:
-                batch = [(env_id, policies[env_id](*latest[env_id])) for env_id in latest]
-                t0 = time.perf_counter()
-                results = await client.step_many(batch)
-                step_time += time.perf_counter() - t0
-                steps += len(results)
-                for result in results:
-                    latest[result.env_id] = (result.observation, result.info)
-                    if result.done:
-                        del latest[result.env_id]
-            await client.close_many(list(policies))
-        wall = time.perf_counter() - started
-    print(f"http ({concurrency} envs in flight, server defaults), {episodes} episodes, {steps} steps:")
-    print(f"  steps only:   {steps / step_time:8.0f} steps/s")
-    print(f"  with resets:  {steps / wall:8.0f} steps/s  ({episodes / wall:.0f} episodes/s)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--episodes", type=int, default=600, help="in-process timed episodes")
@@ -280,8 +215,14 @@ def main() -> None:
     parser.add_argument("--generator-seeds", type=int, default=20)
     parser.add_argument("--open-envs", type=int, default=2000)
     parser.add_argument("--soak-episodes", type=int, default=20_000, help="0 skips the soak")
-    parser.add_argument("--http-episodes", type=int, default=256, help="0 skips the HTTP part")
-    parser.add_argument("--http-concurrency", type=int, default=32)
+    parser.add_argument("--http-episodes", type=int, default=256, help="single-route episodes (0 skips them)")
+    parser.add_argument("--http-concurrency", type=int, default=32, help="envs in flight on the single routes")
+    parser.add_argument("--http-batches", default="1,16,64,256",
+                        help="batch sizes for /v1/envs/batch/step, comma-separated ('' skips the batch runs)")
+    parser.add_argument("--server-durability", type=Durability, default=Durability.EPHEMERAL,
+                        choices=list(Durability), help="the HTTP server's --durability (journal: its default)")
+    parser.add_argument("--breakdown-rounds", type=int, default=4,
+                        help="batches of 64 episodes timed stage by stage in process (0 skips it)")
     parser.add_argument("--cpu", type=int, default=0, help="CPU to pin this process to (the server gets the others)")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
@@ -290,14 +231,20 @@ def main() -> None:
     t0 = time.perf_counter()
     default_environment()
     print(f"default_environment() (catalog load): {(time.perf_counter() - t0) * 1e3:.0f} ms")
-    bench_in_process(args.episodes)
+    in_process = bench_in_process(args.episodes)
     bench_fork(args.fork_samples)
     bench_generator(args.generator_seeds)
     bench_memory(args.open_envs)
     if args.soak_episodes:
         bench_soak(args.soak_episodes)
-    if args.http_episodes:
-        bench_http(args.http_episodes, args.http_concurrency)
+    sizes = [int(b) for b in args.http_batches.split(",") if b.strip()]
+    if args.http_episodes or sizes:
+        print("http, oracle over the built-in scenarios (server and client share this machine's cores):")
+        runs = bench_http(args.http_episodes, args.http_concurrency, sizes, args.server_durability)
+        print("steps/s: in process " + f"{in_process:.0f}; " + "; ".join(
+            f"{r.label} {r.steps / r.step_s:.0f}" for r in runs))
+    if args.breakdown_rounds:
+        bench_batch_breakdown(64, args.breakdown_rounds, args.server_durability)
 
 
 if __name__ == "__main__":

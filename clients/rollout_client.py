@@ -10,6 +10,10 @@
 * One ``httpx.AsyncClient`` (keep-alive connection pool sized to ``concurrency``) for every call.
 * ``*_many`` run at most ``concurrency`` requests at a time and return results in input order;
   the first failure is raised after the others finish (``return_exceptions=True`` returns them).
+* Batches: ``reset_many`` and ``step_many`` use ``POST /v1/envs/batch/reset`` and
+  ``/batch/step`` when the server has them (looked up once in its ``/openapi.json``), in
+  requests of at most ``batch_size`` items (default: the server's ``--max-batch``); otherwise,
+  or with ``batch=False``, one request per env. Both paths give the same results and errors.
 * Timeouts: ``timeout`` seconds per request (connect, read, write and pool).
 * Retries: up to ``retries`` more attempts with exponential backoff on 502/503/504 and on
   transport errors. A step is only retried when the request cannot have reached the server
@@ -81,10 +85,19 @@ class RolloutClient:
         backoff_s: float = 0.05,
         transport: httpx.AsyncBaseTransport | None = None,
         admin_token: str | None = None,
+        batch: bool | None = None,
+        batch_size: int | None = None,
     ) -> None:
-        """``admin_token`` defaults to ``$TOOLENV_ADMIN_TOKEN``; it is sent with every request."""
+        """``admin_token`` defaults to ``$TOOLENV_ADMIN_TOKEN``; it is sent with every request.
+        ``batch``: None uses the batch routes if the server has them, False never, True insists
+        (``RuntimeError`` from ``*_many`` on a server without them)."""
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if batch_size is not None and batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.batch = batch
+        self.batch_size = batch_size
+        self._batch_limit: int | None = None  # items per batch request; 0: single routes
         self.base_url = base_url.rstrip("/")
         self.concurrency = concurrency
         self.retries = retries
@@ -131,12 +144,61 @@ class RolloutClient:
 
     async def reset_many(self, requests: Sequence[dict[str, Any]], *, return_exceptions: bool = False) -> list[Any]:
         """One reset per ``{"seed"?, "options"?}``, in order."""
+        if await self.batch_limit():
+            items = [{"seed": r.get("seed"), "options": r.get("options")} for r in requests]
+            return await self._batched("/v1/envs/batch/reset", items, _reset_of, return_exceptions)
         return await self._gather([partial(self.reset, r.get("seed"), r.get("options")) for r in requests],
                                   return_exceptions)
 
     async def step_many(self, steps: Sequence[tuple[str, dict[str, Any]]], *, return_exceptions: bool = False) -> list[Any]:
         """One step per ``(env_id, action)``, in order (give each env at most one action per batch)."""
+        if await self.batch_limit():
+            items = [{"env_id": env_id, "action": action} for env_id, action in steps]
+            return await self._batched("/v1/envs/batch/step", items, _step_of, return_exceptions)
         return await self._gather([partial(self.step, *s) for s in steps], return_exceptions)
+
+    async def batch_limit(self) -> int:
+        """Items per batch request, 0 for one request per env; the server is asked once."""
+        if self._batch_limit is None:
+            served = 0 if self.batch is False else await self._served_batch_limit()
+            if self.batch and not served:
+                raise RuntimeError(f"{self.base_url} has no /v1/envs/batch routes (an older server?); "
+                                   "use batch=None or batch=False")
+            self._batch_limit = min(served, self.batch_size or served)
+        return self._batch_limit
+
+    async def _served_batch_limit(self) -> int:
+        """The server's largest batch from its OpenAPI schema; 0 when it has no batch routes."""
+        try:
+            response = await self._http.get("/openapi.json")
+            schema = response.json() if response.is_success else {}
+            body = schema["components"]["schemas"]["BatchStepRequest"]["properties"]["items"]
+            has_routes = {"/v1/envs/batch/reset", "/v1/envs/batch/step"} <= set(schema["paths"])
+        except (httpx.TransportError, ValueError, KeyError, TypeError):
+            return 0
+        return int(body.get("maxItems", 1)) if has_routes else 0
+
+    async def _batched(
+        self, path: str, items: list[dict[str, Any]], decode: Callable[[dict[str, Any], dict[str, Any]], Any],
+        return_exceptions: bool,
+    ) -> list[Any]:
+        size = await self.batch_limit()
+        chunks = [items[k:k + size] for k in range(0, len(items), size)]
+        replay_safe = path.endswith("/reset")  # as the single routes: a step is never sent twice
+
+        async def send(chunk: list[dict[str, Any]]) -> list[Any]:
+            data = await self._send("POST", path, {"items": chunk}, replay_safe=replay_safe)
+            return [_outcome(item, outcome, decode) for item, outcome in zip(chunk, data["results"], strict=True)]
+
+        answers = await self._gather([partial(send, chunk) for chunk in chunks], return_exceptions=True)
+        results: list[Any] = []
+        for chunk, answer in zip(chunks, answers, strict=True):
+            results.extend(answer if isinstance(answer, list) else [answer] * len(chunk))
+        if not return_exceptions:
+            failed = next((r for r in results if isinstance(r, BaseException)), None)
+            if failed is not None:
+                raise failed
+        return results
 
     async def close_many(self, env_ids: Sequence[str], *, return_exceptions: bool = False) -> list[Any]:
         return await self._gather([partial(self.close_env, e) for e in env_ids], return_exceptions)
@@ -192,22 +254,44 @@ class RolloutClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
+def _reset_of(item: dict[str, Any], result: dict[str, Any]) -> EnvReset:
+    return EnvReset(result["env_id"], result["observation"], result["info"])
+
+
+def _step_of(item: dict[str, Any], result: dict[str, Any]) -> EnvStep:
+    return EnvStep(item["env_id"], result["observation"], float(result["reward"]), bool(result["terminated"]),
+                   bool(result["truncated"]), result["info"])
+
+
+def _outcome(
+    item: dict[str, Any], outcome: dict[str, Any], decode: Callable[[dict[str, Any], dict[str, Any]], Any]
+) -> Any:
+    """One batch entry as the single route's client would give it: a result or the exception."""
+    if outcome["result"] is not None:
+        return decode(item, outcome["result"])
+    detail = outcome["error"]["detail"]
+    unprocessable = OptionsError if "env_id" not in item else ActionError
+    error = _error_for(outcome["status"], detail if isinstance(detail, str) else str(detail), unprocessable)
+    return error or RuntimeError(f"the server failed on this batch item ({outcome['status']}): {detail}")
+
+
+def _error_for(status: int, detail: str, unprocessable: type[RolloutError]) -> RolloutError | None:
+    if status in (401, 403):
+        return AdminTokenError(detail)
+    kinds: dict[int, type[RolloutError]] = {404: UnknownEnvError, 409: EpisodeFinishedError, 422: unprocessable,
+                                            429: TooManyEnvsError}
+    kind = kinds.get(status)
+    return kind(detail) if kind else None
+
+
 def _decode(response: httpx.Response, unprocessable: type[RolloutError]) -> dict[str, Any]:
     if response.status_code == 204:
         return {}
     if response.is_success:
         return dict(response.json())
-    detail = _detail(response)
-    if response.status_code in (401, 403):
-        raise AdminTokenError(detail)
-    if response.status_code == 404:
-        raise UnknownEnvError(detail)
-    if response.status_code == 409:
-        raise EpisodeFinishedError(detail)
-    if response.status_code == 422:
-        raise unprocessable(detail)
-    if response.status_code == 429:
-        raise TooManyEnvsError(detail)
+    error = _error_for(response.status_code, _detail(response), unprocessable)
+    if error is not None:
+        raise error
     response.raise_for_status()
     raise AssertionError("unreachable")  # pragma: no cover
 

@@ -18,6 +18,7 @@ from env_server.cli_options import CatalogOpt, load_catalog_or_exit
 from env_server.config import (
     DEFAULT_ENV_IDLE_TIMEOUT_S,
     DEFAULT_HOST,
+    DEFAULT_MAX_BATCH,
     DEFAULT_MAX_ENVS,
     DEFAULT_PORT,
     DEFAULT_STDIO_MAX_LINE_BYTES,
@@ -31,6 +32,7 @@ from env_server.orchestrator.cli import scenarios_app
 from env_server.scoring.cli import score_app
 from env_server.scoring.rules import Grading
 from env_server.specs.cli import specs_app
+from state.store import Durability
 
 if TYPE_CHECKING:
     from env_server.environment import ToolEnvironment
@@ -94,6 +96,10 @@ def serve(
     env_idle_timeout: Annotated[
         float, typer.Option(min=1, help="Seconds without a request after which an RL env is freed (then 404).")
     ] = DEFAULT_ENV_IDLE_TIMEOUT_S,
+    max_batch: Annotated[
+        int, typer.Option(min=1, help="Most resets or steps in one /v1/envs/batch/reset or /v1/envs/batch/step "
+                                      "request; a longer batch answers 422 (split it). Items run one after another.")
+    ] = DEFAULT_MAX_BATCH,
     admin_token_file: Annotated[
         Path | None,
         typer.Option(help="Read the admin token from this file (surrounding whitespace stripped); "
@@ -132,6 +138,11 @@ def serve(
         "Call-log rows keep arguments and results up to this many characters of JSON; longer ones are "
         "logged as {\"_truncated\": true, \"chars\", \"sha256\"}."))] = _SETTING["max_logged_json_chars"].default,
     # -- durability --
+    durability: Annotated[Durability, typer.Option(case_sensitive=False, help=(
+        "Where sessions, worlds and calls are kept. journal: each call is journaled before its answer and "
+        "batched into DuckDB; per_call: one DuckDB transaction per call; deferred: in memory until a flush; "
+        "ephemeral: in memory only, nothing written and no call log kept, the fast choice for an RL training "
+        "server (/v1/envs steps cost several times less)."))] = _SETTING["durability"].default,
     fsync: Annotated[bool, typer.Option("--fsync", help=(
         "Sync each call's journal line to disk before answering it, so answered calls survive a power loss, "
         "not only a killed server; costs one disk sync per call. Applies to the journal beside a database "
@@ -148,6 +159,9 @@ def serve(
     from env_server.runner import run_http, run_stdio
 
     given_token = _admin_token(admin_token, admin_token_file)
+    if fsync and durability is not Durability.JOURNAL:
+        err.print(f"[red]error:[/red] --fsync syncs the journal; it needs --durability journal, not {durability.value}")
+        raise typer.Exit(2)
     settings = ServerSettings(
         host=host,
         port=port,
@@ -159,6 +173,7 @@ def serve(
         admin_token=given_token or (None if stdio else secrets.token_urlsafe(24)),
         max_envs=max_envs,
         env_idle_timeout=env_idle_timeout,
+        max_batch=max_batch,
         rl_plane=rl,
         allowed_hosts=list(allowed_host or []),
         allowed_origins=list(allowed_origin or []),
@@ -167,6 +182,7 @@ def serve(
         max_rest_body_bytes=max_body_bytes,
         max_mcp_body_bytes=max_mcp_body_bytes,
         max_logged_json_chars=max_logged_chars,
+        durability=durability,
         fsync=fsync,
         grading=grading,
         **({"today": dt.date.fromisoformat(today)} if today else {}),

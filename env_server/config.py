@@ -21,6 +21,7 @@ MIB = 1024 * KIB
 DEFAULT_STDIO_MAX_LINE_BYTES = 4 * 1024 * 1024
 DEFAULT_MAX_ENVS = 4096
 DEFAULT_ENV_IDLE_TIMEOUT_S = 1800.0
+DEFAULT_MAX_BATCH = 512
 
 # HTTP transport. uvicorn closes an idle connection after 5 s by default; a Node MCP client
 # spends ~7 s compiling validators after listing the full catalog, and its next call then
@@ -88,6 +89,8 @@ class ServerSettings(BaseModel):
                           description="Open RL envs at most; a create or fork past it answers 429.")
     env_idle_timeout: float = Field(default=DEFAULT_ENV_IDLE_TIMEOUT_S, gt=0,
                                     description="Seconds without a request after which an RL env is freed.")
+    max_batch: int = Field(default=DEFAULT_MAX_BATCH, ge=1,
+                           description="Most items in one /v1/envs/batch/reset or /batch/step request; more is 422.")
     rl_plane: bool = Field(
         default=True,
         description=(

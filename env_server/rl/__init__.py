@@ -5,7 +5,8 @@
   and dense rewards over those verdicts.
 * ``scenarios.py``: scenario sessions for envs (cached per scenario, forked, released).
 * ``policies.py``: oracle and scripted stand-in policies.
-* ``api.py``: the ``/v1/envs`` REST router.
+* ``api.py``: the ``/v1/envs`` REST router; ``batch.py``: its batch routes; ``http_ops.py``: one
+  reset or step over the registry, shared by both, and the status each failure answers with.
 """
 
 from __future__ import annotations

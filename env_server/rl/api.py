@@ -4,6 +4,8 @@
 * ``POST   /v1/envs/{id}/step``  ``{action}`` -> ``{observation, reward, terminated, truncated, info}``
 * ``POST   /v1/envs/{id}/fork``  ``{n}`` -> ``{env_ids}`` (201)
 * ``DELETE /v1/envs/{id}``       204
+* ``POST   /v1/envs/batch/reset`` and ``/v1/envs/batch/step``: many of the above in one request
+  (``batch.py``), with an answer per item
 
 Observation, info and action are those of :class:`~env_server.rl.env.ToolEnv`. Errors: an
 unknown env is 404; stepping or forking a finished episode is 409; a malformed action or reset
@@ -21,7 +23,7 @@ verdicts, rewards and success. A reset that may draw such a scenario (no ``scena
 ``ToolEnv`` use needs no token: whoever holds the Python objects holds the gold anyway.
 ``ServerSettings.rl_plane=False`` (``toolenv serve --no-rl``) leaves this router out.
 
-Env work (reset, step, fork, close) runs in a worker thread, one operation at a time
+Env work (reset, step, fork, close; a whole batch) runs in a worker thread, one operation at a time
 (``EnvRegistry.run``): a fork of 64 or a freshly generated scenario takes tens to hundreds of
 milliseconds, and the event loop keeps serving MCP and the other routes meanwhile. The
 environment is safe for that: its shared tables are guarded by locks or touched with single
@@ -36,59 +38,29 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 import anyio
-from fastapi import APIRouter, Body, Header, HTTPException, Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from fastapi import APIRouter, Body, Header, Response
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from env_server.environment import ToolEnvironment
-from env_server.orchestrator.api import check_admin
-from env_server.orchestrator.splits import is_test_split
-from env_server.rest_contract import Seed, error_responses, json_integer
+from env_server.rest_contract import error_responses, json_integer
+from env_server.rl.batch import build_batch_router
 from env_server.rl.env import ToolEnv
-from env_server.rl.errors import (
-    ActionError,
-    EpisodeFinishedError,
-    OptionsError,
-    ResetNeededError,
-    TooManyEnvsError,
-    UnknownEnvError,
+from env_server.rl.errors import RolloutError, TooManyEnvsError, UnknownEnvError
+from env_server.rl.http_ops import (
+    EnvCreated,
+    EnvCreateRequest,
+    EnvOps,
+    StepRequest,
+    StepResult,
+    http_error,
 )
-from env_server.rl.models import Action, ResetOptions, describe_errors
-from env_server.rl.scenarios import ScenarioPool
 
 PREFIX = "/v1/envs"
 MAX_FORK = 64
 T = TypeVar("T")
-
-
-class EnvCreateRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seed: Seed | None = Field(default=None, description="Seeds the scenario draw; see ToolEnv.reset.")
-    options: ResetOptions | None = Field(default=None,
-                                         description="Reset options: scenario_id or generator, world_seed, ...")
-
-
-class EnvCreated(BaseModel):
-    env_id: str
-    observation: dict[str, Any]
-    info: dict[str, Any]
-
-
-class StepRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    action: dict[str, Any] = Field(description="One assistant message in OpenAI chat format.")
-
-
-class StepResult(BaseModel):
-    observation: dict[str, Any]
-    reward: float
-    terminated: bool
-    truncated: bool
-    info: dict[str, Any]
 
 
 class ForkRequest(BaseModel):
@@ -217,66 +189,27 @@ def env_registry_for(environment: ToolEnvironment, *, clock: Callable[[], float]
     return environment.owned.get("rl_envs", lambda: EnvRegistry(environment, clock=clock or time.monotonic))
 
 
-def reveals_gold(pool: ScenarioPool, options: ResetOptions) -> bool:
-    """Whether a reset with ``options`` may play an evaluation-split scenario. Raises ``OptionsError``."""
-    if options.generator is not None:
-        return False
-    if options.scenario_id is not None:
-        return is_test_split(pool.entry(options.scenario_id).spec)
-    return any(is_test_split(spec) for spec in pool.specs.values())  # a seeded draw may pick any
-
-
 def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None = None) -> APIRouter:
     envs = registry or env_registry_for(environment)
+    ops = EnvOps(environment, envs)
     router = APIRouter(prefix=PREFIX, tags=["rl envs"])
+    # Before the per-env routes: "/batch/step" would otherwise match "/{env_id}/step".
+    router.include_router(build_batch_router(ops, environment.settings.max_batch))
     token_header = Header(default="", description="'Bearer <admin token>'; needed for evaluation scenarios.")
-
-    def guarded(env_id: str, authorization: str) -> ToolEnv:
-        """The env, once the caller may see its gold (``UnknownEnvError``, or 401/403)."""
-        env = envs.get(env_id)
-        if is_test_split(env.scenario):
-            check_admin(environment, authorization)
-        return env
 
     @router.post("", status_code=201, responses=error_responses(401, 404, 422, 429))
     async def create(body: EnvCreateRequest, authorization: str = token_header) -> EnvCreated:
-        def work() -> EnvCreated:
-            env = ToolEnv(environment)
-            options = body.options or ResetOptions()
-            if reveals_gold(env.pool, options):
-                check_admin(environment, authorization)
-            envs.ensure_room(1)
-            observation, info = env.reset(seed=body.seed, options=options)
-            return EnvCreated(env_id=envs.add(env), observation=dict(observation), info=dict(info))
-
         try:
-            return await envs.run(work)
-        except ValidationError as exc:
-            raise HTTPException(422, "malformed reset options: " + describe_errors(exc)) from None
-        except OptionsError as exc:
-            raise HTTPException(422, str(exc)) from None
-        except TooManyEnvsError as exc:
-            raise HTTPException(429, str(exc)) from None
+            return await envs.run(lambda: ops.create(body, authorization))
+        except RolloutError as exc:
+            raise http_error(exc) from None
 
     @router.post("/{env_id}/step", responses=error_responses(401, 404, 409, 422))
     async def step(env_id: str, body: StepRequest, authorization: str = token_header) -> StepResult:
-        def work() -> StepResult:
-            env = guarded(env_id, authorization)
-            action = Action.model_validate(body.action)
-            observation, reward, terminated, truncated, info = env.step(action)
-            return StepResult(observation=dict(observation), reward=reward, terminated=terminated,
-                              truncated=truncated, info=dict(info))
-
         try:
-            return await envs.run(work)
-        except UnknownEnvError as exc:
-            raise HTTPException(404, str(exc)) from None
-        except ValidationError as exc:
-            raise HTTPException(422, "malformed action: " + describe_errors(exc)) from None
-        except ActionError as exc:
-            raise HTTPException(422, str(exc)) from None
-        except EpisodeFinishedError as exc:
-            raise HTTPException(409, str(exc)) from None
+            return await envs.run(lambda: ops.step(env_id, body.action, authorization))
+        except RolloutError as exc:
+            raise http_error(exc) from None
 
     @router.post("/{env_id}/fork", status_code=201, responses=error_responses(401, 404, 409, 429))
     async def fork(env_id: str, body: ForkRequest = _OPTIONAL_FORK_BODY, authorization: str = token_header
@@ -284,29 +217,25 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
         n = body.n
 
         def work() -> ForkResult:
-            env = guarded(env_id, authorization)
+            env = ops.guarded(env_id, authorization)
             envs.ensure_room(n)
             return ForkResult(env_ids=envs.add_all(env.fork(n)))
 
         try:
             return await envs.run(work)
-        except UnknownEnvError as exc:
-            raise HTTPException(404, str(exc)) from None
-        except (EpisodeFinishedError, ResetNeededError) as exc:
-            raise HTTPException(409, str(exc)) from None
-        except TooManyEnvsError as exc:
-            raise HTTPException(429, str(exc)) from None
+        except RolloutError as exc:
+            raise http_error(exc) from None
 
     @router.delete("/{env_id}", status_code=204, responses=error_responses(401, 404))
     async def delete(env_id: str, authorization: str = token_header) -> Response:
         def work() -> None:
-            guarded(env_id, authorization)
+            ops.guarded(env_id, authorization)
             envs.remove(env_id)
 
         try:
             await envs.run(work)
-        except UnknownEnvError as exc:
-            raise HTTPException(404, str(exc)) from None
+        except RolloutError as exc:
+            raise http_error(exc) from None
         return Response(status_code=204)
 
     return router
