@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
-from env_server.simulators.naming import snake
+from env_server.catalog.words import snake
 
 
 def align_id_types(specs: Iterable[ToolSpec]) -> None:

@@ -11,6 +11,7 @@ import functools
 import re
 from collections.abc import Mapping
 
+from env_server.catalog import words
 from env_server.simulators.aviation_kinds import AVIATION_RULES
 from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
@@ -22,7 +23,6 @@ _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "
                      "occurrence", "tree", "flower", "insect", "fish", "mammal", "creature"})
 _TRIP_ENTITIES = frozenset({"flight", "offer", "booking", "fare", "trip", "ticket", "itinerary", "route", "leg",
                             "segment", "journey"})
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 PERSON_ENTITIES = frozenset(
     {"user", "author", "player", "customer", "character", "person", "member", "contact", "employee", "driver",
@@ -94,9 +94,8 @@ _DESCRIPTION_BY_TITLE = {
 }
 
 
-@functools.lru_cache(maxsize=65536)
-def snake(name: str) -> str:
-    return _CAMEL.sub("_", name).lower().replace("-", "_").replace(" ", "_")
+# The catalog's rule, cached: the value engine asks for the same few thousand names per call.
+snake = functools.lru_cache(maxsize=65536)(words.snake)
 
 
 @functools.lru_cache(maxsize=4096)
