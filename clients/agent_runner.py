@@ -24,12 +24,15 @@ the clock, so re-running resumes):
     ``{"type": "tool_result", "task", "step_id", "call_id", "name", "is_error", "content"}``;
   - ``{"type": "error", "message"}`` if the agent or transport failed (the session then
     counts as failed; its tasks keep whatever labels the server gave);
+  - ``{"type": "state", "digest", "rows"}``: the session's world-state digest at the end;
   - ``{"type": "calls", "calls": [...]}``: every call as the orchestrator matched it
     (``CallEntry``: seq, task, step, step_id, name, arguments, pinned, refused, is_error,
     result);
   - ``{"type": "result", ...}``: the final ``SessionResult`` (per-task ``label``,
     ``status``, ``terminated``/``truncated``, ``reason``, ``error_type``, ...). A file
     whose last line is a result is finished and is skipped when the run is resumed.
+* every line also carries ``prev_hash`` and ``hash``, a SHA-256 chain per file, whose heads
+  ``run_manifest.json`` records with the catalog and scenario digests (:mod:`clients.run_chain`);
 * ``summary.json``: ``{"run", "agent", "model", "sessions", "failed_sessions", "tasks",
   "correct_tasks", "task_accuracy", "session_accuracy", "by_task_type": {type: {"tasks",
   "correct", "accuracy"}}, "per_session": {scenario_id: {"correct", "tasks", "error"}}}``.
@@ -50,6 +53,7 @@ import httpx
 from mcp import Client, MCPError
 
 from clients.agents import Agent, ToolReply
+from clients.run_chain import chain_records, strip_chain
 from env_server.orchestrator import ScenarioSpec, SessionResult, UserTurn
 
 logger = logging.getLogger(__name__)
@@ -182,10 +186,12 @@ async def play_scenario(
         sid = created["session_id"]
         calls = await _admin_get(http, f"/v1/scenario-sessions/{sid}/calls", config)
         result = SessionResult.model_validate(await _admin_get(http, f"/v1/scenario-sessions/{sid}/result", config))
+        state = await _admin_get(http, f"/v1/sessions/{sid}/state", config)
     lines = [head, *events]
     if error is not None:
         lines.append({"type": "error", "message": error})
-    lines += [{"type": "calls", "calls": calls}, {"type": "result", **result.model_dump(mode="json")}]
+    lines += [{"type": "state", "digest": state["digest"], "rows": state["rows"]},
+              {"type": "calls", "calls": calls}, {"type": "result", **result.model_dump(mode="json")}]
     return SessionOutcome(scenario.id, result, error, lines)
 
 
@@ -213,7 +219,7 @@ def finished_outcome(path: Path) -> SessionOutcome | None:
     if not lines or lines[-1].get("type") != "result":
         return None
     error = next((line["message"] for line in lines if line.get("type") == "error"), None)
-    data = {k: v for k, v in lines[-1].items() if k != "type"}
+    data = {k: v for k, v in strip_chain(lines[-1]).items() if k != "type"}
     return SessionOutcome(path.stem, SessionResult.model_validate(data), error, lines)
 
 
@@ -283,7 +289,7 @@ async def run_eval(
         if outcome is None:
             async with limiter:
                 outcome = await play_scenario(base_url, scenario, make_agent(), config)
-            write_jsonl(path, outcome.lines)
+            write_jsonl(path, chain_records(outcome.lines))
         outcomes.append(outcome)
         if on_done is not None:
             on_done(outcome)

@@ -26,11 +26,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from clients.agent_runner import RunConfig, SessionOutcome, run_eval
+from clients.agent_runner import SESSIONS_DIR, RunConfig, SessionOutcome, run_eval
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
 from clients.replay_runner import ScenarioRun, run_replay
+from clients.run_chain import ManifestInputs, write_manifest
 from env_server import ServerSettings, ToolEnvironment
-from env_server.catalog import CatalogError, load_catalog
+from env_server.catalog import Catalog, CatalogError, load_catalog
 from env_server.orchestrator import ScenarioError, load_scenarios, registry_for
 from env_server.runner import serve_in_thread
 from state import Database
@@ -132,12 +133,30 @@ def evaluate(
                        max_steps=max_steps, distractors=distractors, tool_pool=tool_pool, concurrency=concurrency,
                        admin_token=admin_token or secrets.token_urlsafe(24))
     run_dir = out_dir / (run_name or config.run_name())
-    summary = _run(config, chosen, make_agent, run_dir, resume, server, load, catalog)
+    cat = _catalog_or_exit(catalog)  # with --server: the local catalog, for the manifest's digest
+    summary = _run(config, chosen, make_agent, run_dir, resume, server, load, cat)
+    _write_manifest(run_dir, config, cat, catalog, chosen, scenarios)
     _print_summary(summary, run_dir)
 
 
+def _catalog_or_exit(paths: list[Path] | None) -> Catalog:
+    try:
+        return load_catalog(paths or None)
+    except CatalogError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+
+
+def _write_manifest(run_dir: Path, config: RunConfig, cat: Catalog, paths: list[Path] | None, chosen: list[Any],
+                    scenarios: Path | None) -> None:
+    write_manifest(run_dir, run_dir / SESSIONS_DIR, ManifestInputs(
+        catalog=cat, catalog_sources=[str(p.resolve()) for p in paths] if paths else None, scenarios=chosen,
+        scenarios_path=str(scenarios) if scenarios else None, seed=config.seed, max_steps=config.max_steps,
+        distractors=config.distractors, tool_pool=config.tool_pool))
+
+
 def _run(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path, resume: bool,
-         server: str | None, load: Any, catalog: list[Path] | None) -> dict[str, Any]:
+         server: str | None, load: Any, cat: Catalog) -> dict[str, Any]:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err) as progress:
         bar = progress.add_task(f"{config.run_name()}", total=len(chosen))
@@ -150,11 +169,6 @@ def _run(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path, r
 
         if server is not None:
             return anyio.run(go, server.rstrip("/"))
-        try:
-            cat = load_catalog(catalog or None)
-        except CatalogError as exc:
-            err.print(f"[red]{exc}[/red]")
-            raise typer.Exit(2) from None
         env = ToolEnvironment(cat, Database(), ServerSettings(admin_token=config.admin_token))
         registry_for(env, load)
         with serve_in_thread(env) as base:

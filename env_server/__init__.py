@@ -6,5 +6,6 @@ The public API is the ``__all__`` of this package, of its subpackages and of
 
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
+from env_server.session_types import UnknownToolError
 
-__all__ = ["ServerSettings", "ToolEnvironment"]
+__all__ = ["ServerSettings", "ToolEnvironment", "UnknownToolError"]

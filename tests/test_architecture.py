@@ -258,7 +258,7 @@ def test_eval_joins_the_command_line_through_the_entry_point(tmp_path: Path) -> 
     """
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     commands = project["entry-points"]["toolenv.commands"]
-    assert commands == {"eval": "clients.eval_cli:eval_app"}
+    assert commands == {"eval": "clients.eval_cli:eval_app", "verify": "clients.verify_cli:verify_app"}
     record = tmp_path / f"toolenv-{project['version']}.dist-info"
     record.mkdir()
     (record / "METADATA").write_text(f"Metadata-Version: 2.1\nName: toolenv\nVersion: {project['version']}\n")
