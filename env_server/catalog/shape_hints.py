@@ -51,19 +51,23 @@ def _record_hints(props: dict[str, Any]) -> dict[str, str]:
     strings = {s for s, k in names.items() if _typ(props[k]) == "string"}
     numbers = {s for s, k in names.items() if _typ(props[k]) in ("integer", "number", "string")}
     out: dict[str, str] = {}
-    if set(_OHLC) <= set(names) and set(_OHLC) <= numbers:
-        out.update({names[f]: kind for f, kind in _OHLC.items()})
-    if set(_BID_ASK) <= set(names):
-        out.update({names[f]: kind for f, kind in _BID_ASK.items()})
-    if set(_PIXELS) <= set(names) and set(_PIXELS) <= numbers:
-        out.update({names[f]: kind for f, kind in _PIXELS.items()})
+    # Groups of siblings that name each other: a candle, a quote, an image size.
+    for group, within in ((_OHLC, numbers), (_BID_ASK, set(names)), (_PIXELS, numbers)):
+        if set(group) <= within:
+            out.update({names[f]: kind for f, kind in group.items()})
     if _DSN_FIELDS & set(names):
         out.update({names[f]: "datasource_type" for f in _ENGINE_FIELDS & strings})
     if any(s.endswith("artcc") for s in names):
-        out.update({names[f]: kind for f, kind in _ROUTE_FIELDS.items() if f in strings})
-        out.update({k: "route_hours" for s, k in names.items() if _HOURS.match(s) and s in strings})
+        out.update(_route_hints(names, strings))
     if "verse" in strings:
         out[names["verse"]] = "verse_text"
+    return out
+
+
+def _route_hints(names: dict[str, str], strings: set[str]) -> dict[str, str]:
+    """An FAA preferred route's fields, beside the ARTCC that publishes it."""
+    out = {names[f]: kind for f, kind in _ROUTE_FIELDS.items() if f in strings}
+    out.update({k: "route_hours" for s, k in names.items() if _HOURS.match(s) and s in strings})
     return out
 
 
