@@ -71,6 +71,7 @@ class _OpenStep:
     last_arrival: float
     calls: list[PredictedCall] = field(default_factory=list)
     claimed: set[int] = field(default_factory=set)
+    faulted: list[tuple[str, str]] = field(default_factory=list)  # (name, canonical args) awaiting a retry
 
 
 @dataclass
@@ -204,7 +205,7 @@ class ScenarioSession:
             if refusal is not None:
                 return refusal
             task.calls += 1
-            step = self._step_for(task, step_id)
+            step = self._step_for(task, step_id, name, arguments)
             step.calls.append(PredictedCall.of(name, arguments))
             pinned = self._pin(task, step, name, arguments)
             entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name,
@@ -224,8 +225,9 @@ class ScenarioSession:
             if refusal is not None:
                 return refusal
             task.faults += 1
-            step = task.open_step.index if task.open_step is not None else task.steps
-            entry = CallEntry(task=task.index, step=step, step_id=step_id, name=name, arguments=arguments,
+            step = self._step_for(task, step_id, name, arguments)
+            step.faulted.append((name, canonical_arguments(arguments)))
+            entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name, arguments=arguments,
                               fault=fault.code.value)
             self.entries.append(entry)
             self._running = entry
@@ -254,7 +256,12 @@ class ScenarioSession:
             else:
                 entry.result = outcome.result if not outcome.is_error else {"error": outcome.message}
 
-    def _step_for(self, task: LiveTask, step_id: str | None) -> _OpenStep:
+    def _step_for(self, task: LiveTask, step_id: str | None, name: str, arguments: dict[str, Any]) -> _OpenStep:
+        """The step a call joins: the open one (same step id, or within the overlap window), else a new one.
+
+        A retry of a call an injected fault answered joins the step of the faulted call, whatever
+        its step id, so the fault never splits a step (and never costs a step or a pairing).
+        """
         now = self._clock()
         if step_id is None:
             task.approximate = True
@@ -264,6 +271,12 @@ class ScenarioSession:
                 same = step_id == step.step_id
             else:
                 same = step.step_id is None and now - step.last_arrival <= self.overlap_window
+            retry = (name, canonical_arguments(arguments)) if step.faulted else None
+            if not same and retry in step.faulted:
+                step.faulted.remove(retry)
+                same = True
+            elif same and retry in step.faulted:
+                step.faulted.remove(retry)
             if same:
                 step.last_arrival = now
                 return step
@@ -274,6 +287,8 @@ class ScenarioSession:
 
     def _close_step(self, task: LiveTask) -> None:
         step, task.open_step = task.open_step, None
+        if step is not None and not step.calls and step.index == task.steps - 1:
+            task.steps -= 1  # only faulted calls: not a step
         if step is not None and step.calls and not task.matcher.finished:
             task.matcher.submit(PredictedStep(calls=tuple(step.calls)))
 

@@ -241,7 +241,7 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
     @router.post("", status_code=201, responses=error_responses(401, 404, 422, 429))
     async def create(body: EnvCreateRequest, authorization: str = token_header) -> EnvCreated:
         def work() -> EnvCreated:
-            env = ToolEnv(environment)
+            env = ToolEnv(environment, wait_on_faults=False)  # step awaits timeout faults off the worker
             options = body.options or ResetOptions()
             if reveals_gold(env.pool, options):
                 check_admin(environment, authorization)
@@ -260,15 +260,18 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
 
     @router.post("/{env_id}/step", responses=error_responses(401, 404, 409, 422))
     async def step(env_id: str, body: StepRequest, authorization: str = token_header) -> StepResult:
-        def work() -> StepResult:
+        def work() -> tuple[StepResult, float]:
             env = guarded(env_id, authorization)
             action = Action.model_validate(body.action)
             observation, reward, terminated, truncated, info = env.step(action)
             return StepResult(observation=dict(observation), reward=reward, terminated=terminated,
-                              truncated=truncated, info=dict(info))
+                              truncated=truncated, info=dict(info)), env.fault_delay_s
 
         try:
-            return await envs.run(work)
+            result, delay_s = await envs.run(work)
+            if delay_s:  # a timeout fault answers late, without holding the env worker
+                await anyio.sleep(delay_s)
+            return result
         except UnknownEnvError as exc:
             raise HTTPException(404, str(exc)) from None
         except ValidationError as exc:
