@@ -133,11 +133,9 @@ class ToolEnvironment(SessionLifecycle):
         if extension is not None and name in extension.tools and name not in view.names:
             return self._serve_extension(view, extension, name, args, started, over)
         hook = self._call_hooks.get(view.session_id)
-        injector = self._faults.get(view.session_id)
-        if injector is not None and name in view.names:
-            fault = injector.draw(name, encode_canonical(args))
-            if fault is not None:
-                return self._serve_fault(view, hook, name, args, meta, fault, started)
+        fault = self._draw_fault(view, name, args)
+        if fault is not None:
+            return self._serve_fault(view, hook, name, args, meta, fault, started)
         refusal = hook.before_call(name, args, meta) if hook is not None else None
         if refusal is not None:
             seq = self._record(view, name, args, {"error": refusal}, started, ErrorKind.TOOL_ERROR, None)
@@ -177,6 +175,13 @@ class ToolEnvironment(SessionLifecycle):
         if hook is not None:
             hook.after_call(name, args, outcome)
         return outcome
+
+    def _draw_fault(self, view: SessionView, name: str, args: dict[str, Any]) -> Fault | None:
+        """The injected fault for this call to one of the session's tools, if it has fault options."""
+        injector = self._faults.get(view.session_id)
+        if injector is None or name not in view.names:
+            return None
+        return injector.draw(name, encode_canonical(args))
 
     def _serve_fault(
         self, view: SessionView, hook: CallHook | None, name: str, args: dict[str, Any],

@@ -273,21 +273,8 @@ class ToolEnv:
         delay_ms = 0
         for k, call in enumerate(act.tool_calls or ()):
             name, arguments = call.function.name, parse_arguments(call.function.arguments)
-            verdict: CallVerdict | None = None
-            try:
-                outcome = self.environment.call_tool(session.session_id, name, arguments, meta)
-                text = (outcome.message or "") if outcome.is_error else outcome.result_text()
-                if outcome.is_error:
-                    errors.append(f"{name}: {text}")
-                if outcome.fault is not None:
-                    verdict = CallVerdict.FAULT
-                    faults.append(outcome.fault.code.value)
-                    delay_ms += outcome.fault.delay_ms
-            except UnknownToolError as exc:  # the agent's mistake: an observation, as over MCP
-                text = str(exc)
-                errors.append(f"{name}: {text}")
-            if verdict is None and session.entries and session.entries[-1].refused:
-                verdict = CallVerdict.REDUNDANT
+            text, verdict, delay = self._run_call(session, name, arguments, meta, errors, faults)
+            delay_ms += delay
             skipped.append(verdict)
             if verdict is None:
                 accepted.append(PredictedCall.of(name, arguments))
@@ -308,6 +295,29 @@ class ToolEnv:
             verdicts = tuple(v if v is not None else next(it) for v in skipped)
             judged = StepJudgement(task.index, judged.status, verdicts)
         return messages, judged
+
+    def _run_call(
+        self, session: ScenarioSession, name: str, arguments: dict[str, Any], meta: dict[str, Any],
+        errors: list[str], faults: list[str],
+    ) -> tuple[str, CallVerdict | None, int]:
+        """Run one call: its tool message text, the verdict of a call the matcher never sees
+        (``fault``, or ``redundant`` when refused; None otherwise) and a timeout fault's delay."""
+        verdict: CallVerdict | None = None
+        delay_ms = 0
+        try:
+            outcome = self.environment.call_tool(session.session_id, name, arguments, meta)
+            text = (outcome.message or "") if outcome.is_error else outcome.result_text()
+            if outcome.is_error:
+                errors.append(f"{name}: {text}")
+            if outcome.fault is not None:
+                verdict, delay_ms = CallVerdict.FAULT, outcome.fault.delay_ms
+                faults.append(outcome.fault.code.value)
+        except UnknownToolError as exc:  # the agent's mistake: an observation, as over MCP
+            text = str(exc)
+            errors.append(f"{name}: {text}")
+        if verdict is None and session.entries and session.entries[-1].refused:
+            verdict = CallVerdict.REDUNDANT
+        return text, verdict, delay_ms
 
     def _wait(self, delay_ms: int) -> None:
         """Let timeout faults take their time (see ``wait_on_faults``)."""
