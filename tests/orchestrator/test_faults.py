@@ -11,9 +11,11 @@ import anyio
 import httpx
 import pytest
 from mcp import Client
+from typer.testing import CliRunner
 
 from clients.agent_runner import RunConfig, run_eval
 from clients.agents import OracleAgent
+from clients.eval_cli import eval_app
 from env_server.orchestrator.gold import gold_session
 from env_server.orchestrator.validate import resolve_tools
 from env_server.runner import serve_in_thread
@@ -184,3 +186,18 @@ def test_recovery_is_reported_in_metrics_and_html_for_an_agent_that_retries_and_
     # Offline scoring skips the faulted calls too: the retrying oracle's run scores 100%.
     retries = score_run_dir(tmp_path / "retries", gold.get)
     assert retries.report["total_info"]["task"]["accuracy"] == 1.0
+
+
+def test_eval_takes_a_fault_profile_or_json_and_refuses_bad_values(tmp_path):
+    bad = CliRunner().invoke(eval_app, ["--faults", '{"rate_limit": 3}', "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "rate_limit" in bad.output
+    unknown = CliRunner().invoke(eval_app, ["--faults", "chaotic", "--out", str(tmp_path)])
+    assert unknown.exit_code == 2 and "unknown fault profile 'chaotic'" in unknown.output
+    args = ["--scenario", "oslo_bergen_trip_weather", "--faults", '{"profile": "degraded", "seed": 2, "slow_ms": 1}',
+            "--out", str(tmp_path)]
+    ran = CliRunner().invoke(eval_app, args)
+    assert ran.exit_code == 0, ran.output
+    config = json.loads((tmp_path / "oracle" / "config.json").read_text())
+    assert config["faults"]["profile"] == "degraded" and config["faults"]["rate_limit"] == 0.2
+    summary = json.loads((tmp_path / "oracle" / "summary.json").read_text())
+    assert summary["faults"]["faulted_calls"] > 0 and summary["task_accuracy"] == 1.0
