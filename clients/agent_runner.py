@@ -51,7 +51,7 @@ import httpx
 from mcp import Client, MCPError
 
 from clients.agents import Agent, ToolReply
-from env_server.faults import FAULT_META_KEY
+from env_server import FAULT_META_KEY
 from env_server.orchestrator import ScenarioSpec, SessionResult, UserTurn
 
 logger = logging.getLogger(__name__)

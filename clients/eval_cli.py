@@ -29,9 +29,8 @@ from rich.table import Table
 from clients.agent_runner import RunConfig, SessionOutcome, run_eval
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
 from clients.replay_runner import ScenarioRun, run_replay
-from env_server import ServerSettings, ToolEnvironment
+from env_server import ServerSettings, ToolEnvironment, parse_faults
 from env_server.catalog import CatalogError, load_catalog
-from env_server.faults import parse_faults
 from env_server.orchestrator import ScenarioError, load_scenarios, registry_for
 from env_server.runner import serve_in_thread
 from state import Database
