@@ -26,7 +26,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -220,7 +219,7 @@ def _batched_episodes(ops: EnvOps, specs: dict[str, Any], resets: list[dict[str,
         t0 = time.thread_time()
         items = items_adapter.validate_python(json.loads(body)["items"])
         t1 = time.thread_time()
-        outcomes = [attempt(partial(ops.step_plain, i.env_id, i.action, "Bearer t"), 200) for i in items]
+        outcomes = [attempt(lambda i=i: ops.step_timed(i.env_id, i.action, "Bearer t")[0], 200) for i in items]
         t2 = time.thread_time()
         encoded = to_json({"results": outcomes})
         t3 = time.thread_time()

@@ -12,7 +12,7 @@ Run directory (``<out>/<run name>/``; the name is derived from agent and model, 
 the clock, so re-running resumes):
 
 * ``config.json``: ``{"run", "agent", "model", "base_url", "server", "scenarios": [ids],
-  "seed", "max_steps", "distractors", "tool_pool", "concurrency"}`` (no secrets: the admin token is not written).
+  "seed", "max_steps", "distractors", "tool_pool", "faults", "concurrency"}`` (no secrets: the admin token is not written).
 * ``sessions/<scenario_id>.jsonl``: one session, one JSON object per line, in order:
 
   - ``{"type": "session", "scenario_id", "session_id", "env_info", "task_count", "agent", "tools"}``;
@@ -21,7 +21,8 @@ the clock, so re-running resumes):
   - the transcript, one event per line:
     ``{"type": "message", "role": "user"|"assistant", "task", "kind"?, "content"}``,
     ``{"type": "tool_call", "task", "step_id", "call_id", "name", "arguments"}`` and
-    ``{"type": "tool_result", "task", "step_id", "call_id", "name", "is_error", "content"}``;
+    ``{"type": "tool_result", "task", "step_id", "call_id", "name", "is_error", "content", "fault"?}``
+    (``fault``: the code of an injected fault, from the result's ``_meta``; such calls are never scored);
   - ``{"type": "error", "message"}`` if the agent or transport failed (the session then
     counts as failed; its tasks keep whatever labels the server gave);
   - ``{"type": "state", "digest", "rows"}``: the session's world-state digest at the end;
@@ -35,7 +36,7 @@ the clock, so re-running resumes):
   ``run_manifest.json`` records with the catalog and scenario digests (:mod:`clients.run_chain`);
 * ``summary.json``: ``{"run", "agent", "model", "sessions", "failed_sessions", "tasks",
   "correct_tasks", "task_accuracy", "session_accuracy", "by_task_type": {type: {"tasks",
-  "correct", "accuracy"}}, "per_session": {scenario_id: {"correct", "tasks", "error"}}}``.
+  "correct", "accuracy"}}, "faults": {"faulted_calls", "recovered", "recovery"}, "per_session": {scenario_id: {"correct", "tasks", "error"}}}``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from mcp import Client, MCPError
 
 from clients.agents import Agent, ToolReply
 from clients.run_chain import chain_records, strip_chain
+from env_server import FAULT_META_KEY
 from env_server.orchestrator import ScenarioSpec, SessionResult, UserTurn
 
 logger = logging.getLogger(__name__)
@@ -72,6 +74,7 @@ class RunConfig:
     max_steps: int | None = None
     distractors: int = 0
     tool_pool: int | None = None
+    faults: dict[str, Any] | None = None  # session fault options (env_server.faults.FaultOptions as JSON)
     concurrency: int = 4
     admin_token: str | None = field(default=None, repr=False)  # never written to the run directory
 
@@ -121,10 +124,14 @@ class LiveEpisode:
                 result = await self._mcp.call_tool(name, arguments, meta={STEP_META_KEY: step_id})  # type: ignore[arg-type]
                 text = "".join(getattr(c, "text", "") for c in result.content)
                 reply = ToolReply(call_id, name, bool(result.is_error), text)
+                fault = (result.meta or {}).get(FAULT_META_KEY)
             except MCPError as exc:  # a protocol error (unknown tool) is the agent's observation
-                reply = ToolReply(call_id, name, True, str(exc))
-            self.events.append({"type": "tool_result", "task": self.task_index, "step_id": step_id,
-                                "call_id": call_id, "name": name, "is_error": reply.is_error, "content": reply.text})
+                reply, fault = ToolReply(call_id, name, True, str(exc)), None
+            event = {"type": "tool_result", "task": self.task_index, "step_id": step_id, "call_id": call_id,
+                     "name": name, "is_error": reply.is_error, "content": reply.text}
+            if fault is not None:
+                event["fault"] = str(fault)
+            self.events.append(event)
             replies[k] = reply
 
         async with anyio.create_task_group() as group:
@@ -166,6 +173,8 @@ async def play_scenario(
             body["distractors"] = config.distractors
         if config.tool_pool is not None:
             body["tool_pool"] = config.tool_pool
+        if config.faults is not None:
+            body["faults"] = config.faults
         response = await http.post("/v1/scenario-sessions", json=body)
         response.raise_for_status()
         created = response.json()
@@ -231,10 +240,13 @@ def write_jsonl(path: Path, lines: list[dict[str, Any]]) -> None:
 
 def summarize(config: RunConfig, outcomes: list[SessionOutcome]) -> dict[str, Any]:
     by_type: dict[str, dict[str, Any]] = {}
-    tasks = correct = sessions_ok = 0
+    tasks = correct = sessions_ok = faults = recovered = 0
     per_session: dict[str, Any] = {}
     for outcome in sorted(outcomes, key=lambda o: o.scenario_id):
         reports = outcome.result.tasks if outcome.result else []
+        if outcome.result is not None:
+            faults += outcome.result.faults
+            recovered += outcome.result.recovered
         good = sum(r.label == "correct" for r in reports)
         tasks += len(reports)
         correct += good
@@ -257,6 +269,8 @@ def summarize(config: RunConfig, outcomes: list[SessionOutcome]) -> dict[str, An
         "task_accuracy": round(correct / tasks, 4) if tasks else 0.0,
         "session_accuracy": round(sessions_ok / len(outcomes), 4) if outcomes else 0.0,
         "by_task_type": dict(sorted(by_type.items())),
+        "faults": {"faulted_calls": faults, "recovered": recovered,
+                   "recovery": round(recovered / faults, 4) if faults else None},
         "per_session": per_session,
     }
 
@@ -278,7 +292,7 @@ async def run_eval(
         "run": config.run_name(), "agent": config.agent, "model": config.model, "base_url": config.base_url,
         "server": config.server, "scenarios": [s.id for s in scenarios], "seed": config.seed,
         "max_steps": config.max_steps, "distractors": config.distractors, "tool_pool": config.tool_pool,
-        "concurrency": config.concurrency,
+        "faults": config.faults, "concurrency": config.concurrency,
     }, indent=2) + "\n", encoding="utf-8")
     outcomes: list[SessionOutcome] = []
     limiter = anyio.CapacityLimiter(max(1, config.concurrency))

@@ -2,6 +2,7 @@
 
 * :class:`OracleAgent` follows the first optimal gold path: gold calls (parallel steps sent
   concurrently under one step id), the gold question at ask nodes and the gold final text.
+  Calls answered 429/503/504 (injected faults) are retried.
   It must score 100%: it is the pipeline's self-check. It reads gold from the local
   scenario files, never from the server.
 * :class:`ScriptedAgent` replays a script ``{scenario_id: [[step, ...] per task]}`` where a
@@ -27,6 +28,7 @@ from env_server.orchestrator import ScenarioSpec, TurnKind, UserTurn, gold_task
 from env_server.scoring import ASK, PREPARE, PathEngine
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+TRANSIENT_STATUS = frozenset({429, 503, 504})  # tool replies the oracle retries (see env_server.faults)
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,20 @@ class ToolReply:
     name: str
     is_error: bool
     text: str
+
+    def transient_status(self) -> tuple[int, int]:
+        """(HTTP status, retry_after seconds) when the reply is an API failure worth retrying
+        (429, 503, 504 in the ``{"error": {"status", ...}}`` body), else (0, 0). Read from the
+        text, as any agent would."""
+        if not self.is_error:
+            return 0, 0
+        try:
+            error = json.loads(self.text).get("error")
+            status = int(error.get("status") or 0)
+            retry_after = int(error.get("retry_after") or 0)
+        except (ValueError, TypeError, AttributeError):
+            return 0, 0
+        return (status, retry_after) if status in TRANSIENT_STATUS else (0, 0)
 
 
 class Episode(Protocol):
@@ -60,8 +76,14 @@ class Agent(Protocol):
     async def play(self, episode: Episode) -> None: ...
 
 
+@dataclass
 class OracleAgent:
-    name = "oracle"
+    """Follows the gold path; a tool call answered 429/503/504 is retried (in a step of its own)
+    up to ``max_retries`` times, after ``min(retry_after, max_wait_s)`` seconds."""
+
+    max_retries: int = 8
+    max_wait_s: float = 0.0
+    name: str = "oracle"
 
     async def play(self, episode: Episode) -> None:
         tasks = [gold_task(t, i, []) for i, t in enumerate(episode.scenario.tasks)]
@@ -75,7 +97,17 @@ class OracleAgent:
                     if first.name == PREPARE:
                         break
                 else:
-                    await episode.call_tools([(gold.nodes[i].name, gold.nodes[i].arguments) for i in step])
+                    await self._call_with_retries(episode, [(gold.nodes[i].name, gold.nodes[i].arguments) for i in step])
+
+    async def _call_with_retries(self, episode: Episode, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        for _ in range(self.max_retries + 1):
+            replies = await episode.call_tools(calls)
+            failed = [(call, reply.transient_status()) for call, reply in zip(calls, replies, strict=True)]
+            calls = [call for call, (status, _) in failed if status]
+            if not calls:
+                return
+            wait = max(retry_after for _, (status, retry_after) in failed if status)
+            await anyio.sleep(min(wait, self.max_wait_s))
 
 
 @dataclass

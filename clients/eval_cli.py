@@ -30,7 +30,7 @@ from clients.agent_runner import SESSIONS_DIR, RunConfig, SessionOutcome, run_ev
 from clients.agents import OpenAIAgent, OracleAgent, ScriptedAgent
 from clients.replay_runner import ScenarioRun, run_replay
 from clients.run_chain import ManifestInputs, write_manifest
-from env_server import ServerSettings, ToolEnvironment
+from env_server import ServerSettings, ToolEnvironment, parse_faults
 from env_server.catalog import Catalog, CatalogError, load_catalog
 from env_server.orchestrator import ScenarioError, load_scenarios, registry_for
 from env_server.runner import serve_in_thread
@@ -91,6 +91,13 @@ def evaluate(
     seed: Annotated[int | None, typer.Option(help="Override every scenario's seed.")] = None,
     max_steps: Annotated[int | None, typer.Option(min=1, help="Tool calls allowed per task (default 16).")] = None,
     resume: Annotated[bool, typer.Option(help="Skip sessions already finished in the run directory.")] = True,
+    faults: Annotated[str | None, typer.Option(
+        "--faults", help="Seeded fault injection: a profile (flaky: 10% 429, 5% timeouts, 5% 503; degraded: more "
+                         "and slower) or JSON such as '{\"seed\": 3, \"rate_limit\": 0.2, \"timeout\": 0.1, "
+                         "\"server_error\": 0.1, \"slow_ms\": 200}' ('profile' plus overrides works too). Tools "
+                         "then answer 429/503/504 like failing APIs, the same calls on every run; faults are never "
+                         "scored, and summary.json and the scoring reports show the recovery.",
+    )] = None,
     protocol: Annotated[ProtocolKind, typer.Option(
         "--protocol", help="live: MCP sessions with a simulated world; replay: the official offline protocol "
                            "(gold history and observations, stop at the first mismatch, official result file).",
@@ -113,7 +120,8 @@ def evaluate(
     if protocol is ProtocolKind.REPLAY:
         ignored = [flag for flag, used in (("--server", server is not None), ("--distractors", distractors > 0),
                                            ("--tool-pool", tool_pool is not None), ("--seed", seed is not None),
-                                           ("--max-steps", max_steps is not None))
+                                           ("--max-steps", max_steps is not None),
+                                           ("--faults", faults is not None))
                    if used]
         if ignored:
             err.print(f"[yellow]--protocol replay ignores {', '.join(ignored)}[/yellow]")
@@ -131,7 +139,7 @@ def evaluate(
         raise typer.Exit(2)
     config = RunConfig(agent=agent.value, model=model, base_url=base_url, server=server, seed=seed,
                        max_steps=max_steps, distractors=distractors, tool_pool=tool_pool, concurrency=concurrency,
-                       admin_token=admin_token or secrets.token_urlsafe(24))
+                       faults=_fault_options(faults), admin_token=admin_token or secrets.token_urlsafe(24))
     run_dir = out_dir / (run_name or config.run_name())
     cat = _catalog_or_exit(catalog)  # with --server: the local catalog, for the manifest's digest
     summary = _run(config, chosen, make_agent, run_dir, resume, server, load, cat)
@@ -153,6 +161,19 @@ def _write_manifest(run_dir: Path, config: RunConfig, cat: Catalog, paths: list[
         catalog=cat, catalog_sources=[str(p.resolve()) for p in paths] if paths else None, scenarios=chosen,
         scenarios_path=str(scenarios) if scenarios else None, seed=config.seed, max_steps=config.max_steps,
         distractors=config.distractors, tool_pool=config.tool_pool))
+
+
+def _fault_options(value: str | None) -> dict[str, Any] | None:
+    """``--faults``: a profile name or a JSON object, as validated fault options (exit 2 when invalid)."""
+    if value is None:
+        return None
+    try:
+        raw = json.loads(value) if value.lstrip().startswith("{") else value
+        options = parse_faults(raw)
+    except ValueError as exc:  # JSON errors are ValueErrors too
+        err.print(f"[red]--faults: {exc}[/red]")
+        raise typer.Exit(2) from None
+    return options.model_dump(mode="json")
 
 
 def _run(config: RunConfig, chosen: list[Any], make_agent: Any, run_dir: Path, resume: bool,

@@ -6,6 +6,7 @@ The public API is the ``__all__`` of this package, of its subpackages and of
 
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
+from env_server.faults import FAULT_META_KEY, FaultOptions, parse_faults
 from env_server.session_types import UnknownToolError
 
-__all__ = ["ServerSettings", "ToolEnvironment", "UnknownToolError"]
+__all__ = ["FAULT_META_KEY", "FaultOptions", "ServerSettings", "ToolEnvironment", "UnknownToolError", "parse_faults"]

@@ -5,7 +5,7 @@ Routes:
 * ``/mcp``                        free play over the whole catalog (+ ``search_tools``);
                                   an ``X-Toolenv-Session`` header selects a session instead
 * ``/sessions/{session_id}/mcp``  one session's tool subset
-* ``POST /v1/sessions``           create a session (tool names or a catalog group, seed, date)
+* ``POST /v1/sessions``           create a session (tool names or a catalog group, seed, date, faults)
 * ``GET  /v1/sessions/{id}``      the session record
 * ``GET  /v1/sessions/{id}/calls`` the session's call log
 * ``GET  /v1/sessions/{id}/state``  the world-state digest and row count
@@ -54,6 +54,7 @@ from env_server.config import FREE_SESSION
 from env_server.envelopes import EnvelopeGuard
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionConflictError, SessionError
+from env_server.faults import FAULTS_HELP, FaultSetting, parse_faults
 from env_server.front_door import FrontDoor
 from env_server.http_guard import security_settings
 from env_server.orchestrator.api import (
@@ -125,6 +126,7 @@ class SessionCreateRequest(BaseModel):
     tool_pool: ToolPoolSize | None = Field(default=None, description="Scenario sessions only: Hybrid-N total.")
     user_channel: StrictBool = Field(default=False, description="Scenario sessions only: add talk_to_user.")
     max_steps: AtLeastOne | None = Field(default=None, description="Scenario sessions only: calls per task.")
+    faults: FaultSetting | None = Field(default=None, description=FAULTS_HELP)
 
 
 class SessionCreateResult(BaseModel):
@@ -212,7 +214,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
                                          "tool_pool, user_channel and max_steps")
             request = ScenarioSessionRequest(scenario_id=body.scenario_id, seed=body.seed, max_steps=body.max_steps,
                                              distractors=body.distractors, user_channel=body.user_channel,
-                                             tool_pool=body.tool_pool)
+                                             tool_pool=body.tool_pool, faults=body.faults)
             return create_scenario_session(registry_for(env), request)
         if body.distractors or body.tool_pool is not None or body.user_channel or body.max_steps is not None:
             raise HTTPException(422, "distractors, tool_pool, user_channel and max_steps need a scenario_id")
@@ -227,6 +229,7 @@ def build_app(env: ToolEnvironment) -> FastAPI:
                 session_id=body.session_id,
                 label=body.label,
                 base_world=body.base_world,
+                faults=parse_faults(body.faults) if body.faults is not None else None,
             )
         except SessionConflictError as exc:
             raise HTTPException(409, str(exc)) from None

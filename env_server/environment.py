@@ -18,6 +18,7 @@ from env_server.catalog import Catalog
 from env_server.catalog.models import ToolSpec
 from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import ArgumentError, ToolCallError
+from env_server.faults import Fault, FaultInjector
 from env_server.limits import limit_problems, within_limits
 from env_server.owned import Owned
 from env_server.search import SEARCH_TOOL, ToolSearchIndex, search_index_for
@@ -70,6 +71,7 @@ class ToolEnvironment(SessionLifecycle):
         # Per-session behaviour, set through ``attach``; a call reads each with one dict lookup.
         self._call_hooks: dict[str, CallHook] = {}
         self._extensions: dict[str, SessionExtension] = {}
+        self._faults: dict[str, FaultInjector] = {}
         # Called with a session id whenever one is released: caches keyed by session drop it.
         self.release_listeners: list[Callable[[str], None]] = []
         free_names = {n: n for n in catalog.tools}
@@ -131,6 +133,9 @@ class ToolEnvironment(SessionLifecycle):
         if extension is not None and name in extension.tools and name not in view.names:
             return self._serve_extension(view, extension, name, args, started, over)
         hook = self._call_hooks.get(view.session_id)
+        fault = self._draw_fault(view, name, args)
+        if fault is not None:
+            return self._serve_fault(view, hook, name, args, meta, fault, started)
         refusal = hook.before_call(name, args, meta) if hook is not None else None
         if refusal is not None:
             seq = self._record(view, name, args, {"error": refusal}, started, ErrorKind.TOOL_ERROR, None)
@@ -167,6 +172,31 @@ class ToolEnvironment(SessionLifecycle):
                            result_json=result_json, args_json=args_json)
         outcome = CallOutcome(result=result, is_error=kind is not None, message=message, error_kind=kind, seq=seq,
                               result_json=result_json)
+        if hook is not None:
+            hook.after_call(name, args, outcome)
+        return outcome
+
+    def _draw_fault(self, view: SessionView, name: str, args: dict[str, Any]) -> Fault | None:
+        """The injected fault for this call to one of the session's tools, if it has fault options."""
+        injector = self._faults.get(view.session_id)
+        if injector is None or name not in view.names:
+            return None
+        return injector.draw(name, encode_canonical(args))
+
+    def _serve_fault(
+        self, view: SessionView, hook: CallHook | None, name: str, args: dict[str, Any],
+        meta: Mapping[str, Any] | None, fault: Fault, started: int,
+    ) -> CallOutcome:
+        """Answer a call with an injected fault: nothing runs, no state changes, logged as ``fault``."""
+        refusal = hook.before_fault(name, args, meta, fault) if hook is not None else None
+        if refusal is not None:
+            seq = self._record(view, name, args, {"error": refusal}, started, ErrorKind.TOOL_ERROR, None)
+            return CallOutcome(result=None, is_error=True, message=refusal, error_kind=ErrorKind.TOOL_ERROR, seq=seq)
+        body = fault.body()
+        text = encode_text(body)
+        seq = self._record(view, name, args, body, started, ErrorKind.FAULT, None, result_json=text)
+        outcome = CallOutcome(result=None, is_error=True, message=text, error_kind=ErrorKind.FAULT, seq=seq,
+                              fault=fault)
         if hook is not None:
             hook.after_call(name, args, outcome)
         return outcome

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import mcp.types as types
 from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
@@ -21,6 +22,7 @@ from env_server.annotations import tool_annotations
 from env_server.config import BASE_INSTRUCTIONS
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
+from env_server.faults import FAULT_META_KEY
 from env_server.search import SEARCH_TOOL
 from env_server.session_types import UnknownToolError
 
@@ -174,6 +176,11 @@ def build_server(env: ToolEnvironment) -> Server[Any]:
         # Wire dicts, not models: the SDK validates every result against the protocol
         # version's surface anyway (which drops ``resultType`` on pre-2026 versions), and
         # building a model first would walk the result twice more.
+        if outcome.fault is not None:  # an injected fault: a timeout answers late, without blocking the loop
+            if outcome.fault.delay_ms:
+                await anyio.sleep(outcome.fault.delay_ms / 1000)
+            return {"content": [{"type": "text", "text": outcome.message or ""}], "isError": True,
+                    "_meta": {FAULT_META_KEY: outcome.fault.code.value}, "resultType": "complete"}
         if outcome.is_error:
             return {"content": [{"type": "text", "text": outcome.message or ""}], "isError": True,
                     "resultType": "complete"}

@@ -14,6 +14,7 @@ from typing import Literal
 from env_server.catalog import Catalog
 from env_server.config import FREE_SESSION, ServerSettings
 from env_server.errors import SessionConflictError, SessionError, UnknownSessionError
+from env_server.faults import FaultInjector, FaultOptions
 from env_server.session_types import CallHook, SessionExtension, SessionView
 from state import CallLog, SessionRecord, SessionStore
 from state.store import StateStore
@@ -34,6 +35,7 @@ class SessionLifecycle:
     _views: dict[str, SessionView]
     _call_hooks: dict[str, CallHook]
     _extensions: dict[str, SessionExtension]
+    _faults: dict[str, FaultInjector]  # sessions created with fault options (``env_server.faults``)
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -49,11 +51,13 @@ class SessionLifecycle:
         pairs: list[tuple[str, str]] | None = None,
         base_world: Literal["seeded", "empty"] = "seeded",
         gold_guarded: bool = False,
+        faults: FaultOptions | None = None,
     ) -> SessionView:
         """Create a session over a tool subset (names or a catalog group). Raises ``SessionError``.
 
         ``gold_guarded`` marks a session that plays an evaluation-split scenario (see
-        ``SessionRecord.gold_guarded``); its forks inherit the mark.
+        ``SessionRecord.gold_guarded``); its forks inherit the mark. ``faults`` makes its tools
+        fail like real APIs, seeded (``env_server.faults``; held in memory, inherited by forks).
         """
         pairs = list(pairs or [])
         if group is not None:
@@ -90,6 +94,8 @@ class SessionLifecycle:
         # A new session has no rows and no calls yet: skip the database lookups.
         self.store.adopt(World(session_id=sid, seed=seed))
         self.log.start(sid)
+        if faults is not None and faults.active:
+            self._faults[sid] = FaultInjector(faults)
         return self._hold_view(record)
 
     def view(self, session_id: str) -> SessionView:
@@ -172,7 +178,15 @@ class SessionLifecycle:
         self.store.fork(view.session_id, view.record.seed, fork.session_id,
                         extra=[CallLog.copy_op(view.session_id, fork.session_id)])
         self.log.inherit(view.session_id, fork.session_id)
+        injector = self._faults.get(session_id)
+        if injector is not None:  # the fork continues the same fault sequence
+            self._faults[fork.session_id] = injector.copy()
         return fork
+
+    def fault_options(self, session_id: str) -> FaultOptions | None:
+        """The fault options a session was created with (None: its tools never fault)."""
+        injector = self._faults.get(session_id)
+        return injector.options if injector is not None else None
 
     def release_session(self, session_id: str) -> None:
         """Drop a session's in-memory state (world, view, call hook, record and call-log caches).
@@ -181,6 +195,7 @@ class SessionLifecycle:
         is gone for good.
         """
         self.detach(session_id)
+        self._faults.pop(session_id, None)
         self._views.pop(session_id, None)
         self.store.evict(session_id, flush=False)
         self.sessions.forget(session_id)
@@ -215,4 +230,5 @@ class SessionLifecycle:
     def held_counts(self) -> dict[str, int]:
         """In-memory per-session entries (views, call hooks, worlds, records, log counters): for leak checks."""
         return {"views": len(self._views), "call_hooks": len(self._call_hooks), "worlds": self.store.held(),
-                "records": self.sessions.cached(), "log_counters": self.log.tracked()}
+                "records": self.sessions.cached(), "log_counters": self.log.tracked(),
+                "fault_injectors": len(self._faults)}

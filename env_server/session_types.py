@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from env_server.catalog.models import ToolSpec
 from env_server.errors import SessionError
+from env_server.faults import Fault
 from state import ErrorKind, SessionRecord
 from state.encoding import encode_text
 
@@ -48,6 +49,7 @@ class CallOutcome:
     error_kind: ErrorKind | None
     seq: int
     result_json: str | None = None  # the result as logged, when the log encoded it already
+    fault: Fault | None = None  # an injected fault answered this call (``message`` is its JSON body)
 
     def result_text(self) -> str:
         """The result as JSON text (the MCP text content), encoded once per call."""
@@ -61,10 +63,16 @@ class CallHook(Protocol):
 
     ``before_call`` sees every call first, with the request's ``_meta``; it may pin an
     observation for the call, or return a message that answers the call as an error
-    instead of running it. ``after_call`` sees the outcome of calls that ran.
+    instead of running it. ``before_fault`` takes its place for a call the session's fault
+    injector fails (``env_server.faults``): the call never runs and must not be judged; it may
+    still be refused the same way. ``after_call`` sees the outcome of calls that ran or faulted.
     """
 
     def before_call(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None: ...
+
+    def before_fault(
+        self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None, fault: Fault
+    ) -> str | None: ...
 
     def after_call(self, name: str, arguments: dict[str, Any], outcome: CallOutcome) -> None: ...
 

@@ -50,13 +50,14 @@ def bounded_json(text: str, max_chars: int) -> str:
 
 
 class ErrorKind(str, Enum):
-    """Why a call failed; ``infra_error`` is never the agent's fault."""
+    """Why a call failed; ``infra_error`` and ``fault`` are never the agent's fault."""
 
     INVALID_ARGUMENTS = "invalid_arguments"
     UNKNOWN_TOOL = "unknown_tool"
     NOT_FOUND = "not_found"
     TOOL_ERROR = "tool_error"
     INFRA_ERROR = "infra_error"
+    FAULT = "fault"  # injected by the session's fault options (env_server.faults); never judged
 
 
 class CallRecord(BaseModel):

@@ -52,6 +52,7 @@ PARTS = {
     "env_server.search": "environment",
     "env_server.session_types": "environment",
     "env_server.session_lifecycle": "environment",
+    "env_server.faults": "environment",
     "env_server.scoring": "scoring",
     "env_server.orchestrator": "orchestrator",
     "env_server.generator": "generator",

@@ -4,7 +4,7 @@ Driving a session needs only its id (unguessable; holding it is the capability):
 
 * ``GET  /v1/scenarios``: ids, titles and task types of the loaded scenarios (no gold).
 * ``POST /v1/scenario-sessions`` ``{scenario_id, seed?, max_steps?, distractors? | tool_pool?,
-  user_channel?}`` -> ``{session_id, mcp_path, user_message, task_index, ...}``; the agent
+  user_channel?, faults?}`` -> ``{session_id, mcp_path, user_message, task_index, ...}``; the agent
   then calls tools at ``mcp_path``. ``POST /v1/sessions`` with a ``scenario_id`` does the same.
 * ``POST /v1/scenario-sessions/{id}/reply`` ``{content}``: the agent's text (an answer or a
   clarifying question) -> the user's next turn (``UserTurn``; ``done`` once every task ended).
@@ -34,6 +34,7 @@ from fastapi import APIRouter, Depends, Header, HTTPException, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 from env_server.environment import ToolEnvironment
+from env_server.faults import FAULTS_HELP, FaultOptions, FaultSetting, parse_faults
 from env_server.orchestrator.errors import (
     LiveSessionError,
     SessionFinishedError,
@@ -73,6 +74,7 @@ class ScenarioSessionRequest(BaseModel):
         default=None, description="Hybrid-N: tools listed in total, the scenario's own included (similar tools, "
                                   "then random ones); not with distractors.")
     user_channel: StrictBool = Field(default=False, description="Add the talk_to_user(message) tool.")
+    faults: FaultSetting | None = Field(default=None, description=FAULTS_HELP)
 
 
 class ScenarioSessionCreated(BaseModel):
@@ -85,6 +87,7 @@ class ScenarioSessionCreated(BaseModel):
     tool_count: int
     user_channel: bool
     env_info: str = Field(description="Environment text; agents use it as 'Current Date: <env_info>'.")
+    faults: FaultOptions | None = Field(default=None, description="The session's fault options, profile resolved.")
 
 
 class ReplyRequest(BaseModel):
@@ -103,10 +106,11 @@ def _http_error(exc: LiveSessionError) -> HTTPException:
 
 def create_scenario_session(sessions: ScenarioSessions, body: ScenarioSessionRequest) -> ScenarioSessionCreated:
     """Create a session from a request; raises ``HTTPException`` (404 unknown scenario, 422)."""
+    faults = parse_faults(body.faults) if body.faults is not None else None
     try:
         session, turn = sessions.create(body.scenario_id, seed=body.seed, max_steps=body.max_steps,
                                         distractors=body.distractors, user_channel=body.user_channel,
-                                        tool_pool=body.tool_pool)
+                                        tool_pool=body.tool_pool, faults=faults)
     except LiveSessionError as exc:
         raise _http_error(exc) from None
     status = session.status()
@@ -120,6 +124,7 @@ def create_scenario_session(sessions: ScenarioSessions, body: ScenarioSessionReq
         tool_count=status.tool_count,
         user_channel=body.user_channel,
         env_info=session.spec.env_info,
+        faults=faults,
     )
 
 

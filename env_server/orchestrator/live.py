@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from env_server.environment import ToolEnvironment
+from env_server.faults import Fault
 from env_server.orchestrator.errors import SessionFinishedError
 from env_server.orchestrator.models import ScenarioSpec
 from env_server.orchestrator.reports import (
@@ -54,6 +55,7 @@ from env_server.scoring import (
     TaskScore,
     score_matcher,
 )
+from env_server.scoring.recovery import CallTrace, Recovery, canonical_arguments, recovery_of
 from env_server.scoring.rules import check_gold_call
 from env_server.session_types import CallOutcome
 
@@ -69,6 +71,7 @@ class _OpenStep:
     last_arrival: float
     calls: list[PredictedCall] = field(default_factory=list)
     claimed: set[int] = field(default_factory=set)
+    faulted: list[tuple[str, str]] = field(default_factory=list)  # (name, canonical args) awaiting a retry
 
 
 @dataclass
@@ -80,6 +83,7 @@ class LiveTask:
     matcher: TaskMatcher
     status: TaskStatus = TaskStatus.PENDING
     calls: int = 0
+    faults: int = 0  # calls an injected fault answered (never matched, not in ``calls``)
     steps: int = 0
     terminated: bool = False
     truncated: bool = False
@@ -195,18 +199,13 @@ class ScenarioSession:
     def before_call(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None:
         with self._lock:
             self._running = None
-            if self.done:
-                return "This scenario session has ended; no more tool calls are accepted."
             task = self.current
             step_id = step_id_of(meta)
-            if task.calls >= self.max_steps:
-                task.truncated = True
-                self.entries.append(CallEntry(task=task.index, step=task.steps, step_id=step_id, name=name,
-                                              arguments=arguments, refused=True, is_error=True))
-                return (f"Step budget exhausted: this task allows {self.max_steps} tool calls. "
-                        "Answer the user in text now.")
+            refusal = self._refusal(task, name, arguments, step_id)
+            if refusal is not None:
+                return refusal
             task.calls += 1
-            step = self._step_for(task, step_id)
+            step = self._step_for(task, step_id, name, arguments)
             step.calls.append(PredictedCall.of(name, arguments))
             pinned = self._pin(task, step, name, arguments)
             entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name,
@@ -215,6 +214,36 @@ class ScenarioSession:
             self._running = entry
             return None
 
+    def before_fault(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None,
+                     fault: Fault) -> str | None:
+        """An injected fault answers this call: logged, never matched, not counted in the call budget."""
+        with self._lock:
+            self._running = None
+            task = self.current
+            step_id = step_id_of(meta)
+            refusal = self._refusal(task, name, arguments, step_id)
+            if refusal is not None:
+                return refusal
+            task.faults += 1
+            step = self._step_for(task, step_id, name, arguments)
+            step.faulted.append((name, canonical_arguments(arguments)))
+            entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name, arguments=arguments,
+                              fault=fault.code.value)
+            self.entries.append(entry)
+            self._running = entry
+            return None
+
+    def _refusal(self, task: LiveTask, name: str, arguments: dict[str, Any], step_id: str | None) -> str | None:
+        if self.done:
+            return "This scenario session has ended; no more tool calls are accepted."
+        if task.calls >= self.max_steps:
+            task.truncated = True
+            self.entries.append(CallEntry(task=task.index, step=task.steps, step_id=step_id, name=name,
+                                          arguments=arguments, refused=True, is_error=True))
+            return (f"Step budget exhausted: this task allows {self.max_steps} tool calls. "
+                    "Answer the user in text now.")
+        return None
+
     def after_call(self, name: str, arguments: dict[str, Any], outcome: CallOutcome) -> None:
         with self._lock:
             entry, self._running = self._running, None
@@ -222,9 +251,17 @@ class ScenarioSession:
                 return
             entry.seq = outcome.seq
             entry.is_error = outcome.is_error
-            entry.result = outcome.result if not outcome.is_error else {"error": outcome.message}
+            if outcome.fault is not None:
+                entry.result = outcome.fault.body()
+            else:
+                entry.result = outcome.result if not outcome.is_error else {"error": outcome.message}
 
-    def _step_for(self, task: LiveTask, step_id: str | None) -> _OpenStep:
+    def _step_for(self, task: LiveTask, step_id: str | None, name: str, arguments: dict[str, Any]) -> _OpenStep:
+        """The step a call joins: the open one (same step id, or within the overlap window), else a new one.
+
+        A retry of a call an injected fault answered joins the step of the faulted call, whatever
+        its step id, so the fault never splits a step (and never costs a step or a pairing).
+        """
         now = self._clock()
         if step_id is None:
             task.approximate = True
@@ -234,6 +271,12 @@ class ScenarioSession:
                 same = step_id == step.step_id
             else:
                 same = step.step_id is None and now - step.last_arrival <= self.overlap_window
+            retry = (name, canonical_arguments(arguments)) if step.faulted else None
+            if not same and retry in step.faulted:
+                step.faulted.remove(retry)
+                same = True
+            elif same and retry in step.faulted:
+                step.faulted.remove(retry)
             if same:
                 step.last_arrival = now
                 return step
@@ -244,6 +287,8 @@ class ScenarioSession:
 
     def _close_step(self, task: LiveTask) -> None:
         step, task.open_step = task.open_step, None
+        if step is not None and not step.calls and step.index == task.steps - 1:
+            task.steps -= 1  # only faulted calls: not a step
         if step is not None and step.calls and not task.matcher.finished:
             task.matcher.submit(PredictedStep(calls=tuple(step.calls)))
 
@@ -287,6 +332,7 @@ class ScenarioSession:
     def result(self) -> SessionResult:
         with self._lock:
             reports = [self._report(t) for t in self.tasks]
+            recovery = fault_recovery(self.entries)
         correct = sum(r.label == "correct" for r in reports)
         return SessionResult(
             session_id=self.session_id,
@@ -296,6 +342,9 @@ class ScenarioSession:
             tasks=reports,
             correct=correct,
             accuracy=round(correct / len(reports), 4) if reports else 0.0,
+            faults=recovery.faulted,
+            recovered=recovery.recovered,
+            recovery=recovery.rate,
         )
 
     def _report(self, task: LiveTask) -> TaskReport:
@@ -316,10 +365,18 @@ class ScenarioSession:
             is_optimal=grade.is_optimal if decided else None,
             steps=task.steps,
             calls=task.calls,
+            faults=task.faults,
             reason=None if score.correct or not decided else failure_reason(task, score, self.max_steps),
             error_type=score.error.reason.value if decided and score.error is not None else None,
             approximate_grouping=task.approximate,
         )
+
+
+def fault_recovery(entries: list[CallEntry]) -> Recovery:
+    """Faulted and recovered calls among a session's call entries (``scoring.recovery``)."""
+    traces = [CallTrace(e.task, e.name, canonical_arguments(e.arguments), e.fault,
+                        ok=not e.is_error and not e.refused and e.fault is None) for e in entries]
+    return recovery_of(traces)
 
 
 def failure_reason(task: LiveTask, score: TaskScore, max_steps: int) -> str:

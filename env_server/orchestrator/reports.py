@@ -53,6 +53,8 @@ class CallEntry(BaseModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
     pinned: bool = Field(default=False, description="Answered with the matched gold node's recorded observation.")
     refused: bool = Field(default=False, description="Not run: the task's step budget was exhausted.")
+    fault: str | None = Field(default=None, description="Code of the injected fault that answered the call "
+                                                        "(rate_limited, timeout, service_unavailable); never judged.")
     is_error: bool = False
     result: Any = None
 
@@ -73,7 +75,8 @@ class TaskReport(BaseModel):
     arguments_ok: bool | None = None
     is_optimal: bool | None = None
     steps: int = Field(default=0, description="Model steps judged so far (tool steps and text turns).")
-    calls: int = 0
+    calls: int = Field(default=0, description="Tool calls that ran (or were judged), injected faults excluded.")
+    faults: int = Field(default=0, description="Calls an injected fault answered; never judged.")
     reason: str | None = Field(default=None, description="Why the task failed, in words.")
     error_type: str | None = Field(default=None, description="Error-taxonomy label of a failed task.")
     approximate_grouping: bool = Field(
@@ -91,6 +94,9 @@ class SessionResult(BaseModel):
     tasks: list[TaskReport]
     correct: int = Field(description="Tasks labelled correct so far.")
     accuracy: float = Field(description="correct / number of tasks (unfinished tasks count as not correct).")
+    faults: int = Field(default=0, description="Calls answered by an injected fault (session fault options).")
+    recovered: int = Field(default=0, description="Faulted calls followed by the same call succeeding in the task.")
+    recovery: float | None = Field(default=None, description="recovered / faults; None without faults.")
 
 
 class SessionStatus(BaseModel):

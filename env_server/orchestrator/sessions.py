@@ -14,6 +14,7 @@ import threading
 
 from env_server.environment import ToolEnvironment
 from env_server.errors import SessionError
+from env_server.faults import FaultOptions
 from env_server.orchestrator.channel import TALK_TOOL_NAME, UserChannel
 from env_server.orchestrator.distractors import pick_distractors, pool_additions
 from env_server.orchestrator.errors import LiveSessionError, ScenarioError, UnknownScenarioSessionError
@@ -66,6 +67,7 @@ class ScenarioSessions:
         distractors: int = 0,
         user_channel: bool = False,
         tool_pool: int | None = None,
+        faults: FaultOptions | None = None,
     ) -> tuple[ScenarioSession, UserTurn]:
         """Start a scenario session; returns it and task 0's user message.
 
@@ -73,7 +75,8 @@ class ScenarioSessions:
         distractors (none when the scenario already has as many); ``distractors`` instead adds
         that many (see ``distractors.py``). The listing is then shuffled by the seed so their
         position gives nothing away.
-        ``user_channel`` adds the ``talk_to_user`` tool (see ``channel.py``).
+        ``user_channel`` adds the ``talk_to_user`` tool (see ``channel.py``). ``faults`` makes the
+        scenario's tools fail like real APIs, seeded (``env_server.faults``); faults are never judged.
         """
         spec = self.scenario(scenario_id)
         try:
@@ -98,6 +101,7 @@ class ScenarioSessions:
                 session_id=sid,
                 label=f"scenario {spec.id}",
                 gold_guarded=is_test_split(spec),
+                faults=faults,
             )
         except SessionError as exc:
             raise LiveSessionError(str(exc)) from None

@@ -207,9 +207,12 @@ def build_env_router(environment: ToolEnvironment, registry: EnvRegistry | None 
     @router.post("/{env_id}/step", responses=error_responses(401, 404, 409, 422))
     async def step(env_id: str, body: StepRequest, authorization: str = token_header) -> StepResult:
         try:
-            return await envs.run(lambda: ops.step(env_id, body.action, authorization))
+            result, delay_s = await envs.run(lambda: ops.step_timed(env_id, body.action, authorization))
         except RolloutError as exc:
             raise http_error(exc) from None
+        if delay_s:  # a timeout fault answers late, without holding the env worker
+            await anyio.sleep(delay_s)
+        return StepResult(**result)
 
     @router.post("/{env_id}/fork", status_code=201, responses=error_responses(401, 404, 409, 429))
     async def fork(env_id: str, body: ForkRequest = _OPTIONAL_FORK_BODY, authorization: str = token_header

@@ -45,10 +45,12 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from env_server.environment import ToolEnvironment
+from env_server.faults import parse_faults
 from env_server.orchestrator.live import STEP_META_KEY, ScenarioSession
 from env_server.orchestrator.loading import ScenarioLoad
 from env_server.orchestrator.models import ScenarioSpec
@@ -60,6 +62,7 @@ from env_server.rl.models import (
     Observation,
     ResetOptions,
     StepInfo,
+    ToolCall,
     parse_action,
     parse_arguments,
     parse_options,
@@ -85,6 +88,7 @@ class ToolEnv:
         scenarios: ScenarioLoad | Sequence[ScenarioSpec] | Sequence[str] | None = None,
         max_calls_per_task: int | None = None,
         flush_every: int = DEFAULT_FLUSH_EVERY,
+        wait_on_faults: bool = True,
     ) -> None:
         if max_steps < 1:
             raise ValueError("max_steps must be at least 1")
@@ -94,6 +98,10 @@ class ToolEnv:
         self.max_steps = max_steps
         self.max_calls_per_task = max_calls_per_task
         self.flush_every = flush_every
+        # A timeout fault answers after its slow_ms: step() sleeps that long, or (False) only
+        # reports it in ``fault_delay_s`` for an async caller to await (the REST plane does).
+        self.wait_on_faults = wait_on_faults
+        self.fault_delay_s = 0.0
         self.session: ScenarioSession | None = None
         self.entry: ScenarioEntry | None = None
         self.episode_step = 0
@@ -124,7 +132,8 @@ class ToolEnv:
             entry = self.pool.entry(scenario_id)  # raises before the current episode is dropped
         self._release()
         session = self.pool.open(entry, world_seed=opts.world_seed,
-                                 max_calls=opts.max_calls_per_task or self.max_calls_per_task)
+                                 max_calls=opts.max_calls_per_task or self.max_calls_per_task,
+                                 faults=parse_faults(opts.faults) if opts.faults is not None else None)
         turn = session.start()
         self.session, self.entry = session, entry
         self.episode_step, self.tasks_correct = 0, 0
@@ -145,12 +154,13 @@ class ToolEnv:
         act = parse_action(action)
         task = session.current
         self.episode_step += 1
-        self.history.append((task.index, act))
         errors: list[str] = []
+        faults: list[str] = []
         user_turn: str | None = None
         if act.tool_calls:
-            messages, judgement = self._run_calls(session, act, errors)
+            messages, judgement = self._run_calls(session, act, errors, faults)
         else:
+            self.history.append((task.index, act))
             turn = session.reply(act.content or "")
             self._steps[task.index].append(predicted_step(act))
             judgement = self._judges[task.index].judge_last(task.index, task.matcher, self._steps[task.index],
@@ -166,6 +176,7 @@ class ToolEnv:
         self.truncated = not self.terminated and self.episode_step >= self.max_steps
         reward = float(self.reward_fn(judgement))
         info = self._info(user_turn, judgement, errors)
+        info["faults"] = faults
         return {"messages": messages, "tools": None}, reward, self.terminated, self.truncated, info
 
     def close(self) -> None:
@@ -249,38 +260,70 @@ class ToolEnv:
             self.session = None
 
     def _run_calls(
-        self, session: ScenarioSession, act: Action, errors: list[str]
+        self, session: ScenarioSession, act: Action, errors: list[str], faults: list[str]
     ) -> tuple[list[dict[str, Any]], StepJudgement]:
+        """Run the action's calls as one step. A refused call is ``redundant`` and a faulted one
+        ``fault``; neither reaches the matcher, and a faulted one is left out of ``history``."""
         task = session.current
         meta = {STEP_META_KEY: f"rl-{self.episode_step}"}
         messages: list[dict[str, Any]] = []
         accepted: list[PredictedCall] = []
-        refused: list[bool] = []
+        kept: list[ToolCall] = []
+        skipped: list[CallVerdict | None] = []  # per call: the verdict of a call the matcher never sees
+        delay_ms = 0
         for k, call in enumerate(act.tool_calls or ()):
             name, arguments = call.function.name, parse_arguments(call.function.arguments)
-            try:
-                outcome = self.environment.call_tool(session.session_id, name, arguments, meta)
-                text = (outcome.message or "") if outcome.is_error else outcome.result_text()
-                if outcome.is_error:
-                    errors.append(f"{name}: {text}")
-            except UnknownToolError as exc:  # the agent's mistake: an observation, as over MCP
-                text = str(exc)
-                errors.append(f"{name}: {text}")
-            was_refused = bool(session.entries) and session.entries[-1].refused
-            refused.append(was_refused)
-            if not was_refused:
+            text, verdict, delay = self._run_call(session, name, arguments, meta, errors, faults)
+            delay_ms += delay
+            skipped.append(verdict)
+            if verdict is None:
                 accepted.append(PredictedCall.of(name, arguments))
+            if verdict is not CallVerdict.FAULT:
+                kept.append(call)
             messages.append({"role": "tool", "tool_call_id": call.id or f"call_{self.episode_step}_{k}", "content": text})
         session.end_step()
+        self._wait(delay_ms)
+        if kept:
+            self.history.append((task.index, act if len(kept) == len(skipped) else act.model_copy(
+                update={"tool_calls": kept})))
         if not accepted:
-            return messages, StepJudgement(task.index, None, (CallVerdict.REDUNDANT,) * len(refused))
+            return messages, StepJudgement(task.index, None, tuple(v or CallVerdict.REDUNDANT for v in skipped))
         self._steps[task.index].append(PredictedStep(calls=tuple(accepted)))
         judged = self._judges[task.index].judge_last(task.index, task.matcher, self._steps[task.index], ended=False)
-        if any(refused):
+        if any(v is not None for v in skipped):
             it = iter(judged.verdicts)
-            verdicts = tuple(CallVerdict.REDUNDANT if r else next(it) for r in refused)
+            verdicts = tuple(v if v is not None else next(it) for v in skipped)
             judged = StepJudgement(task.index, judged.status, verdicts)
         return messages, judged
+
+    def _run_call(
+        self, session: ScenarioSession, name: str, arguments: dict[str, Any], meta: dict[str, Any],
+        errors: list[str], faults: list[str],
+    ) -> tuple[str, CallVerdict | None, int]:
+        """Run one call: its tool message text, the verdict of a call the matcher never sees
+        (``fault``, or ``redundant`` when refused; None otherwise) and a timeout fault's delay."""
+        verdict: CallVerdict | None = None
+        delay_ms = 0
+        try:
+            outcome = self.environment.call_tool(session.session_id, name, arguments, meta)
+            text = (outcome.message or "") if outcome.is_error else outcome.result_text()
+            if outcome.is_error:
+                errors.append(f"{name}: {text}")
+            if outcome.fault is not None:
+                verdict, delay_ms = CallVerdict.FAULT, outcome.fault.delay_ms
+                faults.append(outcome.fault.code.value)
+        except UnknownToolError as exc:  # the agent's mistake: an observation, as over MCP
+            text = str(exc)
+            errors.append(f"{name}: {text}")
+        if verdict is None and session.entries and session.entries[-1].refused:
+            verdict = CallVerdict.REDUNDANT
+        return text, verdict, delay_ms
+
+    def _wait(self, delay_ms: int) -> None:
+        """Let timeout faults take their time (see ``wait_on_faults``)."""
+        self.fault_delay_s = delay_ms / 1000
+        if self.wait_on_faults and delay_ms:
+            time.sleep(self.fault_delay_s)
 
     def _info(self, user_turn: str | None, judgement: StepJudgement | None, errors: list[str]) -> StepInfo:
         session = self._session()

@@ -99,7 +99,7 @@ class EnvOps:
         return env
 
     def create(self, body: EnvCreateRequest, authorization: str) -> EnvCreated:
-        env = ToolEnv(self.environment)
+        env = ToolEnv(self.environment, wait_on_faults=False)  # the route awaits timeout faults off the worker
         options = body.options or ResetOptions()
         if reveals_gold(env.pool, options):
             check_admin(self.environment, authorization)
@@ -110,12 +110,11 @@ class EnvOps:
             raise OptionsError("malformed reset options: " + describe_errors(exc)) from None
         return EnvCreated(env_id=self.envs.add(env), observation=dict(observation), info=dict(info))
 
-    def step(self, env_id: str, action: dict[str, Any], authorization: str) -> StepResult:
-        return StepResult(**self.step_plain(env_id, action, authorization))
-
-    def step_plain(self, env_id: str, action: dict[str, Any], authorization: str) -> dict[str, Any]:
-        """The step as ``StepResult``'s fields in a plain dict (the batch route encodes many at once)."""
+    def step_timed(self, env_id: str, action: dict[str, Any], authorization: str) -> tuple[dict[str, Any], float]:
+        """The step as ``StepResult``'s fields in a plain dict (the batch route encodes many at once),
+        and the seconds a timeout fault asks the answer to wait (the caller awaits them off the worker)."""
         env = self.guarded(env_id, authorization)
         observation, reward, terminated, truncated, info = env.step(parse_action(action))
-        return {"observation": observation, "reward": reward, "terminated": terminated, "truncated": truncated,
-                "info": info}
+        fields = {"observation": observation, "reward": reward, "terminated": terminated, "truncated": truncated,
+                  "info": info}
+        return fields, env.fault_delay_s

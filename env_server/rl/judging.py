@@ -51,6 +51,7 @@ class CallVerdict(str, Enum):
     UNMATCHED = "unmatched"  # the step failed name matching (wrong tool, empty output, ...)
     REDUNDANT = "redundant"  # the task was already lost (or its call budget spent): never credited
     NONE = "none"  # a text reply after the task was lost: it only moves the user on
+    FAULT = "fault"  # an injected fault answered the call: never judged, never charged
 
 
 _BY_MARK = {

@@ -29,6 +29,7 @@ from pydantic import (
     model_validator,
 )
 
+from env_server.faults import FAULTS_HELP, FaultSetting
 from env_server.generator import GeneratorSettings
 from env_server.rest_contract import AtLeastOne, Seed
 from env_server.rl.errors import ActionError, OptionsError
@@ -111,6 +112,7 @@ class ResetOptions(BaseModel):
     world_seed: Seed | None = Field(default=None,
                                     description="World seed; default: the scenario's own seed.")
     max_calls_per_task: AtLeastOne | None = Field(default=None, description="Orchestrator call budget per task.")
+    faults: FaultSetting | None = Field(default=None, description=FAULTS_HELP)
 
     @model_validator(mode="after")
     def _one_source(self) -> ResetOptions:
@@ -158,6 +160,7 @@ class StepInfo(TypedDict, total=False):
     user_turn: str | None  # "task" | "clarification" | "end" when the user spoke
     judgement: Judgement  # the step's match state (absent on reset)
     errors: list[str]  # tool error messages and, when a task failed, why
+    faults: list[str]  # codes of the injected faults that answered this step's calls (never judged)
     tasks_correct: int  # tasks labelled correct so far
     success: bool  # session-level: every task correct (False until the episode is done)
     state_digest: str  # the world-state digest after the step (see ToolEnv's ``digest``)

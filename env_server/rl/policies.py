@@ -2,7 +2,8 @@
 
 * :class:`OraclePolicy` plays the first optimal gold path, exactly as ``clients.agents.OracleAgent``
   does (gold calls of a step as one parallel action, the gold question at an ask node, the gold
-  final text at the answer node). It scores 100%.
+  final text at the answer node). It scores 100%. Calls answered 429/503/504 (injected faults,
+  ``info["faults"]``) are sent again as the next action.
 * :class:`ScriptedPolicy` replays a fixed list of actions, then answers with ``fallback`` text.
 
 A policy is a callable ``(observation, info) -> action``; ``act`` is the same method.
@@ -10,6 +11,7 @@ A policy is a callable ``(observation, info) -> action``; ``act`` is the same me
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +57,7 @@ class OraclePolicy:
     _task: int = -1
     _next: int = 0
     _plan: list[list[ActionDict]] = field(default_factory=list, repr=False)
+    _last: ActionDict | None = field(default=None, repr=False)  # the last tool action, to retry faulted calls
 
     def __post_init__(self) -> None:
         self._plan = oracle_plan(self.spec)
@@ -63,14 +66,33 @@ class OraclePolicy:
         index = int(info["task_index"])
         if index != self._task:
             self._task, self._next = index, 0
+        elif info.get("faults") and self._last is not None:
+            retry = _faulted_calls(self._last, observation)
+            if retry:  # 429/503/504: send the failed calls again
+                self._last = {"role": "assistant", "content": None, "tool_calls": retry}
+                return self._last
         plan = self._plan[index]
         if self._next >= len(plan):
             return {"role": "assistant", "content": "Done."}
         action = plan[self._next]
         self._next += 1
+        self._last = action
         return action
 
     __call__ = act
+
+
+def _faulted_calls(action: ActionDict, observation: Any) -> list[dict[str, Any]]:
+    """The calls of ``action`` whose tool message is a transient API failure (an injected fault)."""
+    failed = set()
+    for message in (observation or {}).get("messages") or []:
+        try:
+            status = json.loads(message.get("content") or "").get("error", {}).get("status")
+        except (ValueError, AttributeError):
+            continue
+        if message.get("role") == "tool" and status in (429, 503, 504):
+            failed.add(message.get("tool_call_id"))
+    return [c for c in action.get("tool_calls") or [] if c.get("id") in failed]
 
 
 @dataclass

@@ -14,7 +14,8 @@ An episode's total is its number of correct tasks.
   check; ``argument_error`` (-0.1) when the name matched but the arguments failed;
   ``unmatched`` (-0.1) for every call of a step that failed name matching; ``redundant``
   (-0.05) for a call the scorer never credits because the task was already lost or its call
-  budget spent. A text step counts as one unit: a matched clarifying question or final answer
+  budget spent; ``fault`` (0) for a call an injected fault answered (never charged). A text
+  step counts as one unit: a matched clarifying question or final answer
   is ``matched``, text that matches nothing (or an empty action) is ``unmatched``, and text
   once the task is lost (``none``) earns nothing;
 * at task end: ``task_correct`` (+1.0) when the task is labelled correct, and
@@ -58,6 +59,7 @@ class DenseReward:
             CallVerdict.UNMATCHED: self.unmatched,
             CallVerdict.REDUNDANT: self.redundant,
             CallVerdict.NONE: 0.0,
+            CallVerdict.FAULT: 0.0,
         }
         total = sum(weights[v] for v in judgement.verdicts)
         if judgement.task_ended and judgement.task_correct:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.environment import ToolEnvironment
+from env_server.faults import FaultOptions
 from env_server.generator import GeneratorError, GeneratorSettings, generate_scenario, scenario_id
 from env_server.orchestrator.errors import ScenarioError
 from env_server.orchestrator.gold import function_tools, gold_session, scenario_tools
@@ -110,13 +111,14 @@ class ScenarioPool:
         return ScenarioEntry(spec, [(n, t.name) for n, t in tools.items()], gold_session(spec, tools, self.environment.settings.grading),
                              function_tools(tools))
 
-    def open(self, entry: ScenarioEntry, *, world_seed: int | None, max_calls: int | None) -> ScenarioSession:
-        """A new scenario session (task 0 not started yet)."""
+    def open(self, entry: ScenarioEntry, *, world_seed: int | None, max_calls: int | None,
+             faults: FaultOptions | None = None) -> ScenarioSession:
+        """A new scenario session (task 0 not started yet); ``faults``: see ``env_server.faults``."""
         spec = entry.spec
         sid = f"rl_{secrets.token_hex(16)}"
         self.environment.create_session(pairs=entry.pairs, seed=spec.seed if world_seed is None else world_seed,
                                         today=spec.today, session_id=sid, label=f"rl {spec.id}",
-                                        gold_guarded=is_test_split(spec))
+                                        gold_guarded=is_test_split(spec), faults=faults)
         session = ScenarioSession(sid, spec, entry.gold, self.environment, max_steps=max_calls or DEFAULT_MAX_STEPS)
         self.environment.attach(sid, hook=session)
         return session

@@ -25,6 +25,7 @@ from typing import Any
 
 from env_server.scoring.metrics import DIGITS, compute_report
 from env_server.scoring.models import GoldSession, GoldTask, TaskType
+from env_server.scoring.recovery import Recovery, total_recovery
 from env_server.scoring.scorer import SessionScore, TaskScore
 from env_server.scoring.utc_runs import run_unitoolcall, utc_table
 
@@ -40,6 +41,8 @@ EXTRA_KEYS: dict[str, str] = {
     "error_taxonomy": "shares of the paper's 9 error columns over failed tasks, plus fine-grained reasons (doc 6.4)",
     "instruction_transitions": "task accuracy by the number of task-type changes up to the task (paper Figure 7)",
     "task_labels": "one entry per scored task: correctness, labels and the taxonomy label of a failure",
+    "fault_recovery": "injected faults (session fault options): faulted calls, the share recovered by a later "
+                      "identical call that succeeded in the same task, by fault code; faulted calls are never scored",
     "unitoolcall": "UniToolCall SP/FP/SPA/FPA per call, turn and conversation, the hop/turn breakdown, macro "
                    "averages and prefix survival (sessions as dialogues, tasks as turns)",
     "extra_keys": "this legend",
@@ -65,6 +68,7 @@ class ScoredRun:
     queries: Mapping[str, Sequence[str]] = field(default_factory=dict)
     env_info: Mapping[str, str] = field(default_factory=dict)
     tools: Mapping[str, Sequence[dict[str, Any]]] = field(default_factory=dict)  # offered, per session, if recorded
+    recovery: Mapping[str, Recovery] = field(default_factory=dict)  # injected faults, per session (run dirs only)
     source: str = ""
 
     @cached_property
@@ -143,6 +147,7 @@ def metrics_document(run: ScoredRun) -> dict[str, Any]:
     doc = dict(run.report)
     doc["instruction_transitions"] = compute_transitions(run.sessions)
     doc["task_labels"] = task_label_rows(run.sessions)
+    doc["fault_recovery"] = total_recovery(run.recovery).as_dict()
     doc["unitoolcall"] = run_unitoolcall(run)
     doc["extra_keys"] = EXTRA_KEYS
     return doc
@@ -172,6 +177,15 @@ def taxonomy_table(taxonomy: Mapping[str, Any]) -> Table:
     return ["error column", "share of failed tasks", "count"], rows
 
 
+def recovery_table(recovery: Mapping[str, Any]) -> Table:
+    def row(name: str, cell: Mapping[str, Any], faulted: str, recovered: str, rate: str) -> list[str]:
+        return [name, str(cell[faulted]), str(cell[recovered]), "—" if cell[rate] is None else _pct(cell[rate])]
+
+    rows = [row(code, cell, "faulted", "recovered", "recovery") for code, cell in recovery["by_code"].items()]
+    rows.append(row("all faults", recovery, "faulted_calls", "recovered", "recovery"))
+    return ["fault", "faulted calls", "recovered", "recovery"], rows
+
+
 def report_sections(doc: Mapping[str, Any]) -> list[tuple[str, Table]]:
     """(title, table) pairs in display order, for one run's metrics document."""
     paper = doc.get("paper_definitions", {})
@@ -192,6 +206,9 @@ def report_sections(doc: Mapping[str, Any]) -> list[tuple[str, Table]]:
     if "instruction_transitions" in doc:
         sections.append(("Accuracy by instruction transitions (category)",
                          bucket_table(doc["instruction_transitions"]["by_category"], "transitions")))
+    recovery = doc.get("fault_recovery") or {}
+    if recovery.get("faulted_calls"):
+        sections.append(("Fault recovery (injected faults, never scored)", recovery_table(recovery)))
     if "unitoolcall" in doc:
         sections.append(("UniToolCall metrics (levels and hop/turn breakdown)", utc_table(doc["unitoolcall"])))
     return sections

@@ -156,6 +156,11 @@ def render_html(run: ScoredRun, doc: Mapping[str, Any] | None = None) -> str:
         "<p class='muted'>Official numbers use the current definitions. Paper definitions, the error taxonomy "
         "and the transition chart are labelled extras.</p>"
     )
+    recovery = doc.get("fault_recovery") or {}
+    if recovery.get("faulted_calls"):
+        overview += (f"<p id='fault-recovery'>Injected faults: {recovery['faulted_calls']} calls (never scored); "
+                     f"recovery <b>{recovery['recovery'] * 100:.1f}%</b> ({recovery['recovered']} retried to success)."
+                     "</p>")
     if run.source:
         overview += f"<p class='muted'>Source: {escape(run.source)}</p>"
     tables = "".join(

@@ -18,6 +18,7 @@ from typing import Any
 from env_server.scoring.inputs import resolve_input
 from env_server.scoring.models import GoldSession, PredictedCall, PredictedStep, ScoringError
 from env_server.scoring.official import iter_result_lines, score_result_line, session_from_line
+from env_server.scoring.recovery import CallTrace, Recovery, canonical_arguments, recovery_of
 from env_server.scoring.report import ScoredRun
 from env_server.scoring.scorer import DEFAULT_OPTIONS, ScoringOptions, SessionScore, score_session
 
@@ -80,31 +81,78 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
         raise ScoringError(f"{path}: invalid JSON line: {exc}") from exc
 
 
+def faulted_call_ids(events: Sequence[dict[str, Any]]) -> set[str]:
+    """Call ids whose result an injected fault gave (``fault`` on the ``tool_result`` event)."""
+    return {str(e.get("call_id")) for e in events if e.get("type") == "tool_result" and e.get("fault")}
+
+
+def fault_traces(events: Sequence[dict[str, Any]]) -> list[CallTrace]:
+    """Every answered call of a run transcript, in order, as recovery counts them."""
+    calls = {str(e.get("call_id")): e for e in events if e.get("type") == "tool_call"}
+    traces = []
+    for event in events:
+        call = calls.get(str(event.get("call_id"))) if event.get("type") == "tool_result" else None
+        if call is None or not isinstance(call.get("task"), int):
+            continue
+        fault = event.get("fault")
+        traces.append(CallTrace(call["task"], str(call.get("name") or ""), canonical_arguments(call.get("arguments", {})),
+                                str(fault) if fault else None, ok=not event.get("is_error") and not fault))
+    return traces
+
+
+class _StepBuilder:
+    """Groups a transcript's calls into steps, as the live session did (``orchestrator.live``)."""
+
+    def __init__(self, task_count: int, faulted: set[str]) -> None:
+        self.steps: list[list[PredictedStep]] = [[] for _ in range(task_count)]
+        self.faulted = faulted
+        self.open: tuple[int, Any] | None = None  # (task, step_id) of the open step
+        self.has_step = False  # the open step is ``steps[task][-1]`` (it has a scored call)
+        self.pending: list[tuple[str, str]] = []  # faulted calls of the open step awaiting a retry
+
+    def call(self, task: int, event: dict[str, Any]) -> None:
+        args = event.get("arguments", {})
+        name = str(event.get("name") or "")
+        retry = (name, canonical_arguments(args))
+        key = (task, event.get("step_id"))
+        same = self.open == key or retry in self.pending  # a retry joins the faulted call's step
+        if retry in self.pending:
+            self.pending.remove(retry)
+        if not same:
+            self.open, self.has_step, self.pending = key, False, []
+        if str(event.get("call_id")) in self.faulted:
+            self.pending.append(retry)
+            return
+        call = PredictedCall(name=name, call_id=str(event.get("call_id") or ""),
+                             arguments=args if isinstance(args, str) else json.dumps(args, ensure_ascii=False))
+        if self.has_step and self.steps[task]:
+            last = self.steps[task][-1]
+            self.steps[task][-1] = PredictedStep(content=last.content, calls=(*last.calls, call))
+        else:
+            self.steps[task].append(PredictedStep.tools(call))
+            self.has_step = True
+
+    def text(self, task: int, content: Any) -> None:
+        self.steps[task].append(PredictedStep(content=content or None))
+        self.open, self.has_step, self.pending = None, False, []
+
+
 def steps_from_events(events: Sequence[dict[str, Any]], task_count: int) -> list[list[PredictedStep]]:
     """Model steps per task from a run transcript: calls sharing a ``step_id`` form one step,
-    an assistant message is a text step (or the text of the calls that follow it in the same step)."""
-    steps: list[list[PredictedStep]] = [[] for _ in range(task_count)]
-    open_step: tuple[int, Any] | None = None
+    an assistant message is a text step (or the text of the calls that follow it in the same step).
+    Calls an injected fault answered are left out (never scored), and a retry of one joins the
+    faulted call's step, as it did live."""
+    builder = _StepBuilder(task_count, faulted_call_ids(events))
     for event in events:
         task = event.get("task")
         if not isinstance(task, int) or not 0 <= task < task_count:
             continue
         kind = event.get("type")
         if kind == "tool_call":
-            args = event.get("arguments", {})
-            call = PredictedCall(name=str(event.get("name") or ""), call_id=str(event.get("call_id") or ""),
-                                 arguments=args if isinstance(args, str) else json.dumps(args, ensure_ascii=False))
-            key = (task, event.get("step_id"))
-            if open_step == key and steps[task]:
-                last = steps[task][-1]
-                steps[task][-1] = PredictedStep(content=last.content, calls=(*last.calls, call))
-            else:
-                steps[task].append(PredictedStep.tools(call))
-                open_step = key
+            builder.call(task, event)
         elif kind == "message" and event.get("role") == "assistant":
-            steps[task].append(PredictedStep(content=event.get("content") or None))
-            open_step = None
-    return steps
+            builder.text(task, event.get("content"))
+    return builder.steps
 
 
 def task_texts(lines: Sequence[dict[str, Any]], count: int) -> list[str]:
@@ -124,7 +172,8 @@ def score_run_dir(
     :mod:`clients.agent_runner`) with the offline engine. ``gold_for`` maps a scenario id to its
     gold session. A session whose file has an ``error`` line counts as crashed, like an official
     ``Error during inference`` line. The tools each session offered (its head line's ``tools``)
-    are kept for the QAOA export."""
+    are kept for the QAOA export. Calls an injected fault answered are not scored; the recovery
+    from them is counted per session (``scoring.recovery``)."""
     run_dir = Path(run_dir)
     config_path = run_dir / "config.json"
     config = json.loads(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
@@ -136,6 +185,7 @@ def score_run_dir(
     queries: dict[str, list[str]] = {}
     env_info: dict[str, str] = {}
     tools: dict[str, list[dict[str, Any]]] = {}
+    recovery: dict[str, Recovery] = {}
     for path in files:
         lines = _read_lines(path)
         head = next((line for line in lines if line.get("type") == "session"), {})
@@ -150,13 +200,14 @@ def score_run_dir(
             tools[scenario_id] = head["tools"]
         count = len(session.tasks)
         queries[scenario_id] = task_texts(lines, count)
+        recovery[scenario_id] = recovery_of(fault_traces(lines))
         error = next((str(line.get("message")) for line in lines if line.get("type") == "error"), None)
         if error is not None:
             sessions.append(SessionScore(scenario_id, failed=True, failure=error))
             continue
         sessions.append(score_session(session, steps_from_events(lines, count), options))
     return ScoredRun(name=name or str(config.get("run") or run_dir.name), sessions=tuple(sessions), gold=gold,
-                     queries=queries, env_info=env_info, tools=tools, source=str(run_dir))
+                     queries=queries, env_info=env_info, tools=tools, recovery=recovery, source=str(run_dir))
 
 
 def load_run(
