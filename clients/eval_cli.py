@@ -160,7 +160,7 @@ def _write_manifest(run_dir: Path, config: RunConfig, cat: Catalog, paths: list[
     write_manifest(run_dir, run_dir / SESSIONS_DIR, ManifestInputs(
         catalog=cat, catalog_sources=[str(p.resolve()) for p in paths] if paths else None, scenarios=chosen,
         scenarios_path=str(scenarios) if scenarios else None, seed=config.seed, max_steps=config.max_steps,
-        distractors=config.distractors, tool_pool=config.tool_pool))
+        distractors=config.distractors, tool_pool=config.tool_pool, faults=config.faults))
 
 
 def _fault_options(value: str | None) -> dict[str, Any] | None:

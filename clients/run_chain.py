@@ -106,6 +106,7 @@ class ManifestInputs:
     max_steps: int | None
     distractors: int
     tool_pool: int | None
+    faults: dict[str, Any] | None = None  # session fault options (FaultOptions as JSON), replayed alike
 
 
 def write_manifest(run_dir: Path, sessions_dir: Path, inputs: ManifestInputs) -> dict[str, Any]:
@@ -123,7 +124,7 @@ def write_manifest(run_dir: Path, sessions_dir: Path, inputs: ManifestInputs) ->
             for s in sorted(inputs.scenarios, key=_id)
         },
         "config": {"seed": inputs.seed, "max_steps": inputs.max_steps, "distractors": inputs.distractors,
-                   "tool_pool": inputs.tool_pool},
+                   "tool_pool": inputs.tool_pool, "faults": inputs.faults},
         "chains": chains,
         "chain_head": run_head(chains),
     }

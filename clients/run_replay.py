@@ -17,7 +17,7 @@ from typing import Any
 
 from clients.agent_runner import STEP_META_KEY
 from clients.run_chain import canonical
-from env_server import ServerSettings, ToolEnvironment, UnknownToolError
+from env_server import FaultOptions, ServerSettings, ToolEnvironment, UnknownToolError, parse_faults
 from env_server.catalog import Catalog
 from env_server.orchestrator import ScenarioLoad, registry_for
 from state import Database
@@ -36,7 +36,7 @@ class Replayed:
 def replay_session(name: str, lines: list[dict[str, Any]], catalog: Catalog, scenarios: ScenarioLoad,
                    options: dict[str, Any]) -> Replayed:
     """Replay the session file ``name`` (its lines, chain keys stripped); ``options`` are the
-    manifest's ``config`` (seed, max_steps, distractors, tool_pool)."""
+    manifest's ``config`` (seed, max_steps, distractors, tool_pool, faults)."""
     head = lines[0]
     done = Replayed(head.get("scenario_id", name))
     env = ToolEnvironment(catalog, Database(), ServerSettings(admin_token=secrets.token_urlsafe(16)))
@@ -44,7 +44,7 @@ def replay_session(name: str, lines: list[dict[str, Any]], catalog: Catalog, sce
         session, turn = registry_for(env, scenarios).create(
             done.scenario_id, seed=options.get("seed"), max_steps=options.get("max_steps"),
             session_id=head["session_id"], distractors=options.get("distractors") or 0,
-            tool_pool=options.get("tool_pool"))
+            tool_pool=options.get("tool_pool"), faults=_faults(options.get("faults")))
         listed = [t["function"]["name"] for t in head.get("tools", [])]
         if listed and listed != env.listed_names(env.view(session.session_id)):
             done.problems.append(f"{name}: the tool listing differs from the recorded one")
@@ -156,3 +156,8 @@ def _first_difference(what: str, recorded: list[Any], replayed: list[Any]) -> st
 def _short(value: Any, limit: int = 80) -> str:
     text = value if isinstance(value, str) else canonical(value)
     return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _faults(options: dict[str, Any] | None) -> FaultOptions | None:
+    """The run's fault options, so the replay faults the calls the run faulted."""
+    return None if options is None else parse_faults(options)

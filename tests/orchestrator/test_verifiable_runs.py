@@ -103,3 +103,15 @@ def test_a_forged_call_record_with_a_rebuilt_chain_is_caught_by_the_replay(run: 
     code, output = _verify(run)
     assert code == 1 and "content changed" not in output
     assert "airport_ride_home.jsonl: call record 0 differs in result" in output
+
+
+def test_a_run_with_seeded_faults_replays_the_same_faults_and_verifies(tmp_path: Path) -> None:
+    faults = '{"seed": 3, "rate_limit": 0.3, "server_error": 0.2}'
+    args = ["--agent", "oracle", "--scenario", SCENARIOS[0], "--faults", faults, "--out", str(tmp_path)]
+    result = CliRunner().invoke(eval_app, args)
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "oracle"
+    assert json.loads((run / MANIFEST).read_text())["config"]["faults"]["rate_limit"] == 0.3
+    assert '"faulted_calls": 0' not in (run / "summary.json").read_text()
+    code, output = _verify(run)
+    assert code == 0, output
