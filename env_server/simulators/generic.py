@@ -8,6 +8,7 @@ cancelled state.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
@@ -62,10 +63,16 @@ _CURRENT_WORDS = ("latest", "current", "realtime", "real_time", "now", "quote", 
 
 def reports_current(spec: ToolSpec) -> bool:
     """Whether a tool answers with today's data ("latest", "current", a quote, a conversion)."""
-    if spec.profile.operation not in (Operation.READ, Operation.ACTION):
+    return _reports_current(spec.name, spec.profile.operation)
+
+
+@functools.lru_cache(maxsize=8192)
+def _reports_current(name: str, operation: Operation) -> bool:
+    """``reports_current`` of a tool's name and operation: read off once per tool, not per call."""
+    if operation not in (Operation.READ, Operation.ACTION):
         return False
-    name = spec.name.lower()
-    return any(word in name for word in _CURRENT_WORDS) and "histor" not in name
+    low = name.lower()
+    return any(word in low for word in _CURRENT_WORDS) and "histor" not in low
 
 
 def _same_type(value: Any, schema: dict[str, Any]) -> bool:

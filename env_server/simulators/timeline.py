@@ -100,6 +100,8 @@ def _as_date(value: Any) -> dt.date | None:
 def window(args: Mapping[str, Any]) -> tuple[dt.date | None, dt.date | None]:
     """The days a call's arguments bound (either side may be open): a start/end pair of
     dates, or a ``since``/``until`` alone."""
+    if not any(isinstance(v, str) and len(v) >= 10 for v in args.values()):
+        return None, None  # no argument is long enough to hold a date (see ``_as_date``): most calls
     lo = hi = None
     for start, end in pairs(args):
         a, b = _as_date(args[start]), _as_date(args[end])
