@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, timeline
+from env_server.simulators.calendar_kinds import CLOSED_LISTS
 from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
@@ -276,6 +277,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # A rate table lists the call's targets (on each day of a series), not a random count.
     fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
+    # Items of a closed list (a year's holidays, a day's observances) are all of it.
+    closed = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
+                   if k in CLOSED_LISTS), None)
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
     stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
     step = timeline.cadence(item_name, entity)
@@ -292,6 +296,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        if closed is not None:
+            n = closed(gen)
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from faker import Faker
 
 from env_server.simulators.aviation_kinds import AVIATION_KINDS
+from env_server.simulators.calendar_kinds import CALENDAR_KINDS
 from env_server.simulators.clock_kinds import CLOCK_KINDS
 from env_server.simulators.coherent_kinds import (
     airline,
@@ -50,6 +51,7 @@ from env_server.simulators.coherent_kinds import (
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.dev_kinds import DEV_KINDS
+from env_server.simulators.emission_kinds import EMISSION_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
@@ -407,3 +409,5 @@ KINDS.update(SHAPE_KINDS)  # pages, pixel sizes, bid/ask, DSNs (shape_kinds)
 KINDS.update(SECURITY_KINDS)  # CVSS vectors and scores, CPE names, CVE texts, scan facets (security_kinds)
 KINDS.update(PLACE_QUERY_KINDS)  # a place search's labels and classes (place_query)
 KINDS.update(UV_KINDS)  # UV readings that follow the sun (uv_kinds)
+KINDS.update(CALENDAR_KINDS)  # holidays of the year asked, observances of the day asked (calendar_kinds)
+KINDS.update(EMISSION_KINDS)  # emission factors and the estimates they give (emission_kinds)

@@ -1,0 +1,120 @@
+"""Whole providers a person who knows the API believes: carbon estimates, named days,
+exchange pairs."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from env_server.catalog import Catalog
+from env_server.config import ServerSettings
+from env_server.environment import ToolEnvironment
+from env_server.simulators.records import default_facts
+from state import Database
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
+
+_ELECTRICITY = "electricity-supply_grid-source_supplier_mix"
+
+
+def _factor(activity_id: str) -> dict:
+    return default_facts().vocab.index("emission_activity")[activity_id]
+
+
+def test_an_electricity_estimate_is_the_grid_factor_per_kwh_times_the_energy(env: ToolEnvironment):
+    out = call(env, "climatiq_estimate_emissions",
+               emission_factor={"activity_id": _ELECTRICITY, "data_version": "^21"},
+               parameters={"energy": 500, "energy_unit": "kWh"})
+    assert _factor(_ELECTRICITY)["unit"] == "kWh"
+    assert out["co2e_unit"] == "kg"
+    assert out["co2e"] == pytest.approx(500 * _factor(_ELECTRICITY)["factor"])
+    assert out["emission_factor"]["activity_id"] == _ELECTRICITY
+    assert out["emission_factor"]["category"] == "Electricity"
+    assert out["constituent_gases"]["co2e_total"] == out["co2e"]
+
+
+def test_an_estimate_in_megawatt_hours_converts_to_the_factors_kwh(env: ToolEnvironment):
+    out = call(env, "climatiq_estimate_emissions",
+               emission_factor={"activity_id": _ELECTRICITY, "data_version": "^21"},
+               parameters={"energy": 2, "energy_unit": "MWh"})
+    assert out["co2e"] == pytest.approx(2000 * _factor(_ELECTRICITY)["factor"])
+
+
+def test_a_distance_picks_a_travel_factor_per_km(env: ToolEnvironment):
+    out = call(env, "climatiq_estimate_emissions",
+               emission_factor={"activity_id": "not-a-known-factor", "data_version": "^21"},
+               parameters={"distance": 120, "distance_unit": "km"})
+    row = _factor(out["emission_factor"]["activity_id"])
+    assert row["unit_type"] == "Distance"
+    assert out["co2e"] == pytest.approx(row["factor"] * (120 if row["unit"] == "km" else 120 / 1.609344), rel=1e-3)
+
+
+def test_every_emission_factor_is_per_a_unit_that_fits_its_activity():
+    units = {"Energy": {"kWh"}, "Distance": {"km", "mi"}, "PassengerOverDistance": {"passenger-km"},
+             "WeightOverDistance": {"t-km"}, "Weight": {"kg"}, "Money": {"usd"}}
+    for row in default_facts().vocab.get("emission_activity").records:
+        assert row["unit"] in units[row["unit_type"]], row["activity_id"]
+        if row["category"] == "Electricity":
+            assert row["unit_type"] == "Energy" and 0 < row["factor"] < 1.2
+
+
+def test_a_flight_estimate_follows_the_great_circle_between_its_airports(env: ToolEnvironment):
+    out = call(env, "climatiq_estimate_flight",
+               legs=[{"from": "LHR", "to": "JFK", "passengers": 2, "class": "economy"},
+                     {"from": "JFK", "to": "LAX", "passengers": 2, "class": "business"}])
+    first, second = out["legs"]
+    assert 5400 < first["distance_km"] < 5700 and 3900 < second["distance_km"] < 4050
+    assert second["co2e"] / second["distance_km"] > first["co2e"] / first["distance_km"]  # business costs more
+    assert out["co2e"] == pytest.approx(first["co2e"] + second["co2e"], abs=0.01)
+
+
+def test_carbon_masses_of_one_estimate_say_the_same_amount(env: ToolEnvironment):
+    out = call(env, "carbon_interface_create_electricity_estimate", electricity_value=200, electricity_unit="kwh",
+               country="US")
+    assert out["type"] == "electricity"
+    assert out["carbon_g"] == pytest.approx(out["carbon_kg"] * 1000, abs=1)
+    assert out["carbon_lb"] == pytest.approx(out["carbon_kg"] * 2.20462, abs=0.01)
+    assert out["carbon_mt"] == pytest.approx(out["carbon_kg"] / 1000, abs=0.0001)
+    assert 40 < out["carbon_kg"] < 120  # 200 kWh of the US grid
+
+
+def test_observances_of_a_date_are_the_named_days_that_fall_on_it(env: ToolEnvironment):
+    names = [e["name"] for e in call(env, "checkiday_list_events_for_date", date="2026-02-09")["events"]]
+    assert "National Pizza Day" in names
+    assert "Black History Month" in names
+    assert not {"Vendor meeting", "Massage", "Team lunch"} & set(names)
+
+
+def test_observances_of_a_public_holiday_include_it(env: ToolEnvironment):
+    names = [e["name"] for e in call(env, "checkiday_list_events_for_date", date="2026-07-04")["events"]]
+    assert "Independence Day" in names
+
+
+def test_an_observance_search_finds_the_days_it_names_or_none(env: ToolEnvironment):
+    found = call(env, "checkiday_search_events", query="pizza")["events"]
+    assert sorted(e["name"] for e in found) == ["National Pizza Day", "National Pizza Month"]
+    assert call(env, "checkiday_search_events", query="quantum")["events"] == []
+
+
+def test_a_years_holidays_are_that_years_all_of_them_in_order(env: ToolEnvironment):
+    rows = call(env, "nager_date_get_public_holidays", year=2014, countryCode="DE")["holidays"]
+    dates = [r["date"] for r in rows]
+    assert dates == sorted(dates) and all(d.startswith("2014-") for d in dates)
+    assert ("2014-10-03", "German Unity Day") in {(r["date"], r["name"]) for r in rows}
+    assert len(rows) == 9
+
+
+def test_the_next_holidays_start_at_the_session_date(builtin_catalog: Catalog):
+    spring = ToolEnvironment(builtin_catalog, Database(), ServerSettings(today=dt.date(2026, 4, 20)))
+    rows = call(spring, "nager_date_get_next_public_holidays", countryCode="JP")["holidays"]
+    dates = [r["date"] for r in rows]
+    assert dates and dates == sorted(dates)
+    assert dates[0] == "2026-04-29"  # Showa Day; January's New Year is past
+    assert all(d >= "2026-04-20" for d in dates)
+
+
+@pytest.mark.parametrize(("symbol", "lo", "hi"), [("btcusd", 20_000, 300_000), ("ethusd", 800, 15_000)])
+def test_an_exchange_pair_is_priced_from_the_market(env: ToolEnvironment, symbol: str, lo: float, hi: float):
+    out = call(env, "gemini_get_pubticker", symbol=symbol)
+    assert lo < out["last"] < hi
+    assert out["bid"] <= out["last"] <= out["ask"]
