@@ -51,8 +51,8 @@ from env_server.simulators.coherent_kinds import (
 )
 from env_server.simulators.compose import entity_summary, entity_title, record_summary
 from env_server.simulators.dev_kinds import DEV_KINDS
-from env_server.simulators.emission_kinds import EMISSION_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
+from env_server.simulators.emission_kinds import EMISSION_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
