@@ -128,8 +128,8 @@ def holiday_count(gen: Generation) -> int:
 
 
 # Kinds of a closed list: a list whose items are drawn from one of these shows the whole
-# list (the plan of an array asks here how many items it has; see ``plans``).
-CLOSED_LISTS: dict[str, Callable[[Generation], int]] = {
+# list (see ``closed_lists``).
+CALENDAR_LISTS: dict[str, Callable[[Generation], int]] = {
     "observance_name": observance_count,
     "holiday_name": holiday_count,
     "holiday_date": holiday_count,

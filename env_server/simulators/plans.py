@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, timeline
-from env_server.simulators.calendar_kinds import CLOSED_LISTS
 from env_server.simulators.clock_kinds import clock_kind
+from env_server.simulators.closed_lists import CLOSED_LISTS
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
+from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
@@ -40,7 +41,8 @@ LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
-_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"} | UV_MOMENTS)
+_FACT_DATES = frozenset({"holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"} | UV_MOMENTS
+                         | JOURNEY_MOMENTS)
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
@@ -123,7 +125,9 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
     # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
-    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") else None
+    # A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's.
+    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") and hints.get(
+        name) not in _FACT_DATES else None
     if clock is not None:
         derive = KINDS[clock]
         if isinstance(enum, list) and enum:

@@ -8,7 +8,9 @@
 * a holiday list for a year with a date outside it, out of date order, or a list of the
   next holidays that starts before the session's date;
 * an observance that is no named day (a public holiday, or a day of ``named_day``);
-* a coin pair ticker ("btcusd") priced far from the market's level for the coin.
+* a coin pair ticker ("btcusd") priced far from the market's level for the coin;
+* a journey whose duration is not the sum of its legs, or not the time from its start to
+  its arrival.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def world_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, today: dt.d
     found: list[Hit] = []
     for path, record in walk_records(result):
         found += mass_hits(path, record)
+        found += journey_hits(path, record)
     found += factor_hits(args, result)
     found += holiday_hits(spec, args, result, today)
     found += observance_hits(spec, result)
@@ -138,3 +141,30 @@ def pair_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
     if coin.price_usd / 3 <= last <= coin.price_usd * 3:
         return []
     return [("$.last", f"{symbol} at {last}; the coin trades near {coin.price_usd:g} USD")]
+
+
+_START_FIELDS = ("startDateTime", "departure_date_time", "first_departure", "departure_time")
+_END_FIELDS = ("arrivalDateTime", "arrival_date_time", "last_arrival", "arrival_time")
+
+
+def _moment(text: Any) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def journey_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    """A journey lasts the sum of its legs, from its start to its arrival."""
+    legs, total = record.get("legs"), record.get("duration")
+    if not isinstance(legs, list) or not isinstance(total, int) or isinstance(total, bool):
+        return []
+    spans = [leg.get("duration") for leg in legs if isinstance(leg, dict)]
+    hits: list[Hit] = []
+    if spans and all(isinstance(m, int) for m in spans) and sum(spans) != total:
+        hits.append((f"{path}.duration", f"a {total}-minute journey whose legs add up to {sum(spans)} minutes"))
+    start = next((_moment(record[k]) for k in _START_FIELDS if k in record), None)
+    end = next((_moment(record[k]) for k in _END_FIELDS if k in record), None)
+    if start is not None and end is not None and abs((end - start).total_seconds() / 60 - total) > 1:
+        hits.append((f"{path}.duration", f"a {total}-minute journey from {start:%H:%M} arriving {end:%Y-%m-%d %H:%M}"))
+    return hits

@@ -118,3 +118,62 @@ def test_an_exchange_pair_is_priced_from_the_market(env: ToolEnvironment, symbol
     out = call(env, "gemini_get_pubticker", symbol=symbol)
     assert lo < out["last"] < hi
     assert out["bid"] <= out["last"] <= out["ask"]
+
+
+def test_a_tube_journey_inside_zone_one_takes_minutes_not_hours(env: ToolEnvironment):
+    journeys = call(env, "tfl_plan_journey", **{"from": "Oxford Circus", "to": "Bank"})["journeys"]
+    assert journeys
+    for j in journeys:
+        assert 5 <= j["duration"] <= 35, j
+        assert sum(leg["duration"] for leg in j["legs"]) == j["duration"]
+        start, end = (dt.datetime.fromisoformat(j[k].replace("Z", "+00:00")) for k in ("startDateTime", "arrivalDateTime"))
+        assert (end - start).total_seconds() / 60 == j["duration"]
+        assert j["legs"][0]["departurePoint"] == "Oxford Circus" and j["legs"][-1]["arrivalPoint"] == "Bank"
+    assert journeys[0]["legs"][0]["mode"] == "tube" and journeys[0]["fare_pence"] == 290
+
+
+def test_a_journey_with_no_shared_line_changes_where_the_lines_meet(env: ToolEnvironment):
+    legs = call(env, "tfl_plan_journey", **{"from": "Brixton", "to": "Camden Town"})["journeys"][0]["legs"]
+    assert [leg["mode"] for leg in legs] == ["tube", "tube"]
+    assert legs[0]["arrivalPoint"] == legs[1]["departurePoint"]
+    assert legs[0]["instruction"].split(" line")[0] != legs[1]["instruction"].split(" line")[0]
+
+
+def test_a_journey_leaves_when_the_call_asks(env: ToolEnvironment):
+    first = call(env, "tfl_plan_journey", **{"from": "Paddington", "to": "Canary Wharf", "date": "2026-02-03",
+                                            "time": "0830"})["journeys"][0]
+    assert first["startDateTime"].startswith("2026-02-03T08:3")
+
+
+def test_a_train_search_between_real_cities_finds_trains_that_take_the_distance(wtb_catalog: Catalog):
+    wtb = ToolEnvironment(wtb_catalog, Database())
+    rows = call(wtb, "getTrainTickets", starting_station="Amsterdam", destination_station="Utrecht",
+                date="2026-01-20")["results"]
+    assert rows, "Amsterdam to Utrecht has trains"
+    for row in rows:
+        leave, arrive = (dt.datetime.fromisoformat(row[k].replace("Z", "+00:00")) for k in ("departure_time", "arrival_time"))
+        assert 15 <= (arrive - leave).total_seconds() / 60 <= 60  # about 35 km
+        assert row["operator"] == "NS" and row["price"] < 30
+        assert "Central Station" not in (row.get("origin") or "")
+
+
+def test_openuv_sun_times_are_those_of_the_day_asked(env: ToolEnvironment):
+    sun = call(env, "openuv_get_uv_index", lat=51.5, lng=-0.12, dt="2026-06-21T12:00:00Z")["sun_info"]
+    assert sun["sunrise"].startswith("2026-06-21T03:4") and sun["sunset"].startswith("2026-06-21T20:2")
+
+
+def test_a_product_search_lists_the_product_asked_for(env: ToolEnvironment):
+    rows = call(env, "bestbuy_search_products", search="Pixel 9")["products"]
+    assert rows and all("Pixel 9" in r["name"] for r in rows)
+    assert not any(":" in r["name"] or "Cat" in r["name"] for r in rows)
+
+
+def test_a_product_search_for_a_known_kind_of_product_lists_those(env: ToolEnvironment):
+    rows = call(env, "ebaybrowse_search_items", q="kettle")["itemSummaries"]
+    assert rows and all("kettle" in r["title"].lower() and ":" not in r["title"] for r in rows)
+
+
+def test_a_show_search_by_segment_lists_shows_of_that_segment(env: ToolEnvironment):
+    comedy = {r["title"] for r in default_facts().vocab.get("show_by_genre").records if r["genre"] == "comedy"}
+    rows = call(env, "ticketmaster_search_shows", city="Chicago", genre="comedy")["shows"]
+    assert rows and all(r["title"] in comedy and r["genre"] == "comedy" for r in rows)
