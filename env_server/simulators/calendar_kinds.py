@@ -46,13 +46,19 @@ def wants_upcoming(gen: Generation) -> bool:
 
 
 def holiday_pool(gen: Generation, country: str) -> list[tuple[dt.date, str]]:
-    """The holidays a list answers, in date order: the year asked, or from today on."""
-    ref = gen.facts.reference
-    year = asked_year(gen)
-    if year is None and wants_upcoming(gen):
-        ahead = ref.holidays(country, gen.today.year) + ref.holidays(country, gen.today.year + 1)
-        return [h for h in ahead if h[0] >= gen.today]
-    return ref.holidays(country, year or gen.today.year)
+    """The holidays a list answers, in date order: the year asked, or the coming year's from today on."""
+
+    def make() -> list[tuple[dt.date, str]]:
+        ref = gen.facts.reference
+        year = asked_year(gen)
+        if year is None and wants_upcoming(gen):
+            ahead = ref.holidays(country, gen.today.year) + ref.holidays(country, gen.today.year + 1)
+            until = gen.today + dt.timedelta(days=365)
+            return [h for h in ahead if gen.today <= h[0] < until]
+        return ref.holidays(country, year or gen.today.year)
+
+    found: list[tuple[dt.date, str]] = gen.scope.top.once(f"holidays:{country}", make)
+    return found
 
 
 def asked_day(gen: Generation) -> dt.date:
@@ -77,7 +83,7 @@ def observances_on(gen: Generation, day: dt.date) -> list[str]:
         found += [str(r["name"]) for r in rows if r["month"] == day.month and r["day"] == 0]
         return list(dict.fromkeys(found))
 
-    names: list[str] = gen.scope.once(f"observances:{day.isoformat()}", make, inherit=True)
+    names: list[str] = gen.scope.top.once(f"observances:{day.isoformat()}", make)
     return names
 
 
@@ -87,7 +93,9 @@ def _matching(gen: Generation) -> list[str]:
     if query is None:
         return []
     words = {w for w in _SLUG_RE.split(query.lower()) if w}
-    return [str(r["name"]) for r in _named_days(gen) if words <= set(_SLUG_RE.split(str(r["name"]).lower()))]
+    found: list[str] = gen.scope.top.once("observance_matches", lambda: [
+        str(r["name"]) for r in _named_days(gen) if words <= set(_SLUG_RE.split(str(r["name"]).lower()))])
+    return found
 
 
 def observance_name(gen: Generation) -> str:

@@ -49,7 +49,7 @@ def _walk(args: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
 
 def _flat(gen: Generation) -> dict[str, Any]:
     """The call's arguments, nested objects flattened ("parameters.energy" -> "energy")."""
-    flat: dict[str, Any] = gen.scope.once("emission_args", lambda: dict(_walk(gen.args)), inherit=True)
+    flat: dict[str, Any] = gen.scope.top.once("emission_args", lambda: dict(_walk(gen.args)))
     return flat
 
 
@@ -72,7 +72,8 @@ def activity(gen: Generation) -> dict[str, Any]:
         hit = vocab.index(KIND).get(named.lower()) if isinstance(named, str) else None
         if hit is not None:
             return hit
-        rows = _fitting(vocab.get(KIND).records, flat)
+        rows: tuple[dict[str, Any], ...] = gen.scope.top.once(
+            "emission_fitting", lambda: _fitting(vocab.get(KIND).records, flat))
         start = gen.draw_offset if gen.scope.in_list else gen.rng.randrange(len(rows))
         return rows[(start + gen.scope.index) % len(rows)]
 

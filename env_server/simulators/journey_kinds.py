@@ -121,7 +121,8 @@ def _ends(gen: Generation) -> tuple[Stop, Stop]:
     """The journey's two ends: the ones the call names, else two London stations apart."""
     texts = [next((str(v) for k in names if isinstance(v := gen.snaked_args.get(k), str) and v.strip()), None)
              for names in (_FROM_ARGS, _TO_ARGS)]
-    found = [find_stop(gen, t) if t else None for t in texts]
+    found: list[Stop | None] = list(gen.scope.top.once("journey_ends", lambda: [
+        find_stop(gen, t) if t else None for t in texts]))
     rows = _stations(gen)
     for i, stop in enumerate(found):
         if stop is None:
@@ -215,7 +216,8 @@ def journey(gen: Generation, scope: RecordScope | None = None) -> Journey:
             legs = [Leg("walking", "", a.name, rides[0].origin, 2 + option % 3), *rides,
                     Leg("walking", "", rides[-1].destination, b.name, 3 + (option * 2) % 4)]
             legs = [one for one in legs if one.mode != "walking" or one.origin != one.destination]
-        zone = {str(r["name"]): int(r["zone"]) for r in _stations(gen)}
+        zone: dict[str, int] = gen.scope.top.once("station_zones", lambda: {
+            str(r["name"]): int(r["zone"]) for r in _stations(gen)})
         zones = {zone.get(name, 1) for one in legs if one.mode != "walking" for name in (one.origin, one.destination)}
         return Journey(_start(gen, option), tuple(legs), _fare(legs, a, b, zones))
 

@@ -298,14 +298,22 @@ class ReferenceData:
         found = (lang for lang in pycountry.languages if hasattr(lang, "alpha_2"))
         return {lang.alpha_2: lang.name for lang in sorted(found, key=lambda lang: lang.alpha_2)}
 
-    def holidays(self, country_code: str, year: int) -> list[tuple[dt.date, str]]:
-        import holidays
+    @functools.cached_property
+    def _holidays(self) -> dict[tuple[str, int], list[tuple[dt.date, str]]]:
+        return {}  # (country, year) -> that year's holidays, computed once each
 
-        try:
-            found = holidays.country_holidays(country_code.upper(), years=year)
-        except NotImplementedError:
-            return []
-        return sorted(found.items())
+    def holidays(self, country_code: str, year: int) -> list[tuple[dt.date, str]]:
+        key = (country_code.upper(), year)
+        found = self._holidays.get(key)
+        if found is None:
+            import holidays
+
+            try:
+                found = sorted(holidays.country_holidays(key[0], years=year).items())
+            except NotImplementedError:
+                found = []
+            self._holidays[key] = found
+        return found
 
     @functools.cached_property
     def car_models(self) -> dict[str, tuple[str, ...]]:

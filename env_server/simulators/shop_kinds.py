@@ -41,7 +41,7 @@ def _matching(gen: Generation, query: str) -> tuple[str, ...]:
         wanted = _words(query)
         return tuple(t for t in gen.facts.vocab.get("product_name").texts if wanted <= _words(t)) if wanted else ()
 
-    found: tuple[str, ...] = gen.scope.once(f"products:{query}", make, inherit=True)
+    found: tuple[str, ...] = gen.scope.top.once(f"products:{query}", make)
     return found
 
 
