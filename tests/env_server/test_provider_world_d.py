@@ -177,3 +177,39 @@ def test_a_show_search_by_segment_lists_shows_of_that_segment(env: ToolEnvironme
     comedy = {r["title"] for r in default_facts().vocab.get("show_by_genre").records if r["genre"] == "comedy"}
     rows = call(env, "ticketmaster_search_shows", city="Chicago", genre="comedy")["shows"]
     assert rows and all(r["title"] in comedy and r["genre"] == "comedy" for r in rows)
+
+
+def test_the_audit_flags_masses_that_disagree_and_journeys_that_do_not_add_up():
+    from env_server.specs.world_checks import journey_hits, mass_hits
+
+    assert mass_hits("$", {"carbon_g": 127, "carbon_kg": 17.2, "carbon_lb": 992.43})
+    assert not mass_hits("$", {"carbon_g": 45200, "carbon_kg": 45.2, "carbon_lb": 99.65, "carbon_mt": 0.0452})
+    legs = [{"duration": 97}, {"duration": 56}]
+    assert journey_hits("$", {"duration": 69, "legs": legs, "startDateTime": "2026-01-10T06:30:00Z",
+                              "arrivalDateTime": "2026-03-16T13:11:00Z"})
+    assert not journey_hits("$", {"duration": 153, "legs": legs, "startDateTime": "2026-01-10T06:30:00Z",
+                                  "arrivalDateTime": "2026-01-10T09:03:00Z"})
+
+
+def test_the_audit_flags_holidays_of_another_year_and_coin_pairs_priced_like_stocks(catalog: Catalog):
+    from env_server.specs.world_checks import holiday_hits, pair_hits
+
+    spec = catalog.tools["nager_date_get_public_holidays"]
+    wrong = {"holidays": [{"date": "2026-01-01", "name": "New Year's Day"}]}
+    assert holiday_hits(spec, {"year": 2014, "countryCode": "TR"}, wrong, dt.date(2026, 1, 15))
+    upcoming = catalog.tools["nager_date_get_next_public_holidays"]
+    assert holiday_hits(upcoming, {"countryCode": "JP"}, wrong, dt.date(2026, 4, 20))
+    assert pair_hits({"symbol": "btcusd"}, {"last": 170.47})
+    assert not pair_hits({"symbol": "btcusd"}, {"last": 86649.39})
+
+
+def test_an_faa_airport_record_names_its_state_by_code_and_its_nearest_district_office():
+    from env_server.catalog import load_catalog
+    from tests.conftest import TOOLALPACA, require_shared
+
+    alpaca = load_catalog([require_shared(TOOLALPACA / "eval_real.json")])
+    faa = ToolEnvironment(alpaca, Database())
+    seattle = call(faa, "get_airports", apt="KSEA")
+    assert (seattle["state"], seattle["state_full"], seattle["district_office"]) == ("WA", "Washington", "SEA")
+    denver = call(faa, "get_airports", apt="KDEN")
+    assert (denver["state"], denver["district_office"]) == ("CO", "DEN")
