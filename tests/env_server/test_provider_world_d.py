@@ -213,3 +213,9 @@ def test_an_faa_airport_record_names_its_state_by_code_and_its_nearest_district_
     assert (seattle["state"], seattle["state_full"], seattle["district_office"]) == ("WA", "Washington", "SEA")
     denver = call(faa, "get_airports", apt="KDEN")
     assert (denver["state"], denver["district_office"]) == ("CO", "DEN")
+
+
+def test_a_city_level_geocode_hit_has_a_city_level_address(env: ToolEnvironment):
+    found = call(env, "mapbox_forward_geocode", q="Austin", limit=2)["features"]
+    assert found[0]["full_address"] == "Austin, Texas, United States"
+    assert found[0]["place_formatted"] == "Texas, United States" and found[0]["feature_type"] == "place"
