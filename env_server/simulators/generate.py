@@ -321,7 +321,7 @@ class Generation:
 
     def _draw_car(self) -> tuple[str, str]:
         models = self.facts.reference.car_models
-        make = self.decoded_vin["make"] if self.decoded_vin else None
+        make = self.decoded_vin["make"] if self.decoded_vin else arg_text(self.snaked_args, ("make", "make_name"))
         match = next((m for m in models if make and m.lower() == make.lower()), None)
         if match is None:
             makes = tuple(models)

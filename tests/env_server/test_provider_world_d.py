@@ -219,3 +219,11 @@ def test_a_city_level_geocode_hit_has_a_city_level_address(env: ToolEnvironment)
     found = call(env, "mapbox_forward_geocode", q="Austin", limit=2)["features"]
     assert found[0]["full_address"] == "Austin, Texas, United States"
     assert found[0]["place_formatted"] == "Texas, United States" and found[0]["feature_type"] == "place"
+
+
+def test_the_models_of_a_make_are_that_makes(env: ToolEnvironment):
+    from env_server.simulators.records import default_facts as facts
+
+    hondas = set(facts().reference.car_models["Honda"])
+    rows = call(env, "nhtsa_get_models_for_make_year", make="honda")["Results"]
+    assert rows and all(r["Make_Name"] == "Honda" and r["Model_Name"] in hondas for r in rows)
