@@ -59,6 +59,8 @@ def _record_hints(props: dict[str, Any]) -> dict[str, str]:
         out.update({names[f]: "datasource_type" for f in _ENGINE_FIELDS & strings})
     if any(s.endswith("artcc") for s in names):
         out.update(_route_hints(names, strings))
+    if "state_full" in names and "state" in strings:  # the full name beside it: "state" is the code
+        out[names["state"]] = "state_code"
     if "verse" in strings:
         out[names["verse"]] = "verse_text"
     return out

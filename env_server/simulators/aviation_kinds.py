@@ -52,8 +52,9 @@ _SECTIONALS: tuple[tuple[str, float, float], ...] = (
 )
 # Flight Standards District Offices, by the three-letter code the FAA files them under.
 _DISTRICT_OFFICES = ("ALB", "ANC", "ATL", "BHM", "BIS", "BNA", "BOS", "CHI", "CLE", "DAL", "DEN", "DSM", "FAT",
-                     "GRB", "HOU", "IND", "JAN", "LAS", "LAX", "MCI", "MEM", "MIA", "MKE", "MSP", "OKC", "ORL",
+                     "GRB", "HOU", "IND", "JAN", "LAS", "LAX", "MCI", "MEM", "MIA", "MKE", "MSP", "NYC", "OKC", "ORL",
                      "PHL", "PHX", "PIT", "RIC", "SAN", "SAT", "SEA", "SFO", "SLC", "STL", "TPA")
+_OFFICE_AIRPORT = {"CHI": "MDW", "NYC": "LGA"}  # an office named for a city, not an airport: the airport it sits by
 _UNICOM_MHZ = ("122.700", "122.725", "122.800", "122.950", "122.975", "123.000", "123.050", "123.075")
 _AIRWAYS = "JJJQQV"  # jet routes, RNAV Q-routes, victor airways
 _CONSONANTS = "BCDFGHJKLMNPRSTVWZ"
@@ -115,6 +116,20 @@ def _ctaf(gen: Generation) -> str:
     return f"{gen.rng.randint(118, 135)}.{gen.rng.choice(('000', '025', '050', '075', '100', '200', '300', '500'))}"
 
 
+def _district_office(gen: Generation) -> str:
+    """The district office nearest the record's point (the one that serves its region)."""
+    ref, (lat, lon) = gen.facts.reference, gen.scope.point
+    best, far = _DISTRICT_OFFICES[0], math.inf
+    for code in _DISTRICT_OFFICES:
+        at = ref.airport(_OFFICE_AIRPORT.get(code, code))
+        if at is None:
+            continue
+        d = (at.latitude - lat) ** 2 + ((at.longitude - lon) * math.cos(math.radians(lat))) ** 2
+        if d < far:
+            best, far = code, d
+    return best
+
+
 def _us_icao(gen: Generation) -> str:
     """A US airport's ICAO code (``KAVL``): what a caller of the FAA's data asks about."""
     pool = [a for a in gen.facts.reference.major_airports if a.country_code == "US" and a.icao]
@@ -129,7 +144,8 @@ AVIATION_KINDS: dict[str, Callable[[Generation], Any]] = {
     "latitude_seconds": lambda g: _seconds(g.scope.point[0], "N", "S"),
     "longitude_seconds": lambda g: _seconds(g.scope.point[1], "E", "W"),
     "magnetic_variation": _magnetic_variation,
-    "faa_district_office": lambda g: g.rng.choice(_DISTRICT_OFFICES),
+    "faa_district_office": lambda g: _district_office(g),
+    "state_code": lambda g: g.facts.reference.state_code(g.scope.place.region) or g.scope.place.region,
     "vfr_sectional": lambda g: _near(g, _SECTIONALS)[0],
     "artcc": lambda g: _near(g, _ARTCCS)[0],
     "artcc_name": lambda g: _near(g, _ARTCCS)[1],

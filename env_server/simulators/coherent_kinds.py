@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
+from env_server.simulators.calendar_kinds import holiday_pool
 from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
 
@@ -79,13 +80,12 @@ def distance_km(gen: Generation) -> float:
 
 
 def holiday(gen: Generation) -> tuple[dt.date, str]:
-    """A public holiday of the record's country in the session's year (one per record)."""
+    """A public holiday of the record's country in the year asked, or from today on for a
+    list of the next ones (see ``calendar_kinds.holiday_pool``; one per record)."""
     scope = gen.scope
 
     def make() -> tuple[dt.date, str]:
-        found = gen.facts.reference.holidays(scope.place.country_code, gen.today.year)
-        if not found:
-            found = gen.facts.reference.holidays("US", gen.today.year)
+        found = holiday_pool(gen, scope.place.country_code) or holiday_pool(gen, "US")
         # A list of holidays gives the year's, in order.
         return found[scope.index % len(found) if scope.in_list else gen.rng.randrange(len(found))]
 

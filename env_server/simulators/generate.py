@@ -264,6 +264,9 @@ class Generation:
     def call_currency(self) -> str | None:
         text = arg_text(self.snaked_args, CURRENCY_ARGS)
         code = text.split(",")[0].strip().upper() if text else None
+        if code is None:  # "btceur" quotes in EUR
+            pair = arg_text(self.snaked_args, INSTRUMENT_ARGS)
+            code = self.facts.market_table.pair_of(pair)[1] if pair and len(pair) <= 12 else None
         return code if code and code in self.facts.market_table.fx_per_usd else None
 
     def is_crypto(self) -> bool:
@@ -320,7 +323,7 @@ class Generation:
 
     def _draw_car(self) -> tuple[str, str]:
         models = self.facts.reference.car_models
-        make = self.decoded_vin["make"] if self.decoded_vin else None
+        make = self.decoded_vin["make"] if self.decoded_vin else arg_text(self.snaked_args, ("make", "make_name"))
         match = next((m for m in models if make and m.lower() == make.lower()), None)
         if match is None:
             makes = tuple(models)

@@ -115,7 +115,8 @@ def geo_kind(low: str, entity: str, parent: str = "") -> str | None:
 
 # Hints that say more than a field's name can (Google gives offsets in seconds).
 _DELIBERATE = frozenset({"utc_offset_seconds", "raw_offset_seconds", "dst_offset_seconds", "utc_offset",
-                         "dst_offset", "flag_svg_url", "flag_emoji", "tz_long_name", "local_time"})
+                         "dst_offset", "flag_svg_url", "flag_emoji", "tz_long_name", "local_time", "place_label",
+                         "place_context"})
 # Kinds an enum field may be narrowed by (the record's own value, when the enum holds it).
 _ENUM_KINDS = frozenset({"world_region", "subregion", "continent", "continent_code", "wb_region", "country_code",
                          "country_code3", "currency_code", "timezone", "is_dst", "osm_feature.type",

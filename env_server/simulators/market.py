@@ -20,6 +20,8 @@ from importlib import resources
 from typing import Any
 
 _EPOCH = dt.date(2026, 1, 1)
+# Quote sides an exchange glues to a coin's ticker ("btcusd"); stablecoins are priced as USD.
+_PAIR_QUOTES = ("USDT", "USDC", "USD", "EUR", "GBP", "JPY", "SGD", "AUD", "CAD", "CHF")
 _WAVES = ((23.0, 0.45), (71.0, 0.35), (211.0, 0.2))  # period in days, share of the yearly move
 
 
@@ -76,7 +78,18 @@ class MarketTable:
             if sep in key:
                 return self.instruments.get(key.split(sep)[0].upper())
         low = key.lower()
-        return next((f for f in self.instruments.values() if f.name.lower() == low), None)
+        named = next((f for f in self.instruments.values() if f.name.lower() == low), None)
+        return named or self.pair_of(key)[0]
+
+    def pair_of(self, text: str) -> tuple[InstrumentFact | None, str | None]:
+        """An exchange pair written as one word ("btcusd", "ETHEUR", "solusdt"): the coin
+        and the quote currency, or (None, None) when the text is not one."""
+        key = text.strip().upper()
+        for quote in _PAIR_QUOTES:
+            coin = self.instruments.get(key[: -len(quote)]) if key.endswith(quote) and len(key) > len(quote) else None
+            if coin is not None and coin.kind == "crypto":
+                return coin, quote if quote in self.fx_per_usd else "USD"
+        return None, None
 
 
 def _unit(seed: int, *parts: object) -> float:

