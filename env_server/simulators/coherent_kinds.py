@@ -75,7 +75,9 @@ def distance_km(gen: Generation) -> float:
     if center is None:
         return round(gen.rng.uniform(0.3, 25.0), 1)
     lat, lon = gen.scope.point
-    return round(haversine_km(center.latitude, center.longitude, lat, lon), 1)
+    # Sent coordinates are the centre itself, not the place nearest them.
+    c_lat, c_lon = gen.call_point or (center.latitude, center.longitude)
+    return round(haversine_km(c_lat, c_lon, lat, lon), 1)
 
 
 def holiday(gen: Generation) -> tuple[dt.date, str]:

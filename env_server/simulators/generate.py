@@ -172,6 +172,15 @@ class Generation:
     # -- what the call's arguments name ------------------------------------------------
 
     @functools.cached_property
+    def call_point(self) -> tuple[float, float] | None:
+        """The coordinates the call sent (a nearby search's centre), or None."""
+        if not self.snaked_args.keys().isdisjoint(LAT_ARGS):
+            lat, lon = arg_number(self.snaked_args, LAT_ARGS), arg_number(self.snaked_args, LON_ARGS)
+            if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
+                return lat, lon
+        return point_arg(self.snaked_args)
+
+    @functools.cached_property
     def _call_place(self) -> PlaceFact | None:
         ref = self.facts.reference
         if not self.snaked_args.keys().isdisjoint(LAT_ARGS):

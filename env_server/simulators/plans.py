@@ -27,6 +27,7 @@ from env_server.simulators.own_title import names_the_record
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
+from env_server.simulators.whole_lists import mark_whole, whole_count, whole_kinds
 
 if TYPE_CHECKING:
     from env_server.catalog import Catalog
@@ -295,8 +296,13 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
 
         return vocab_list
 
+    closed = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
+
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
+        if closed and (every := whole_count(gen, closed)) is not None:
+            mark_whole(gen.scope, every[0])
+            return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)

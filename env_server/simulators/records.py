@@ -28,6 +28,7 @@ from env_server.simulators.reference import (
 )
 from env_server.simulators.sites import ProviderSites
 from env_server.simulators.vocab import Vocabulary
+from env_server.simulators.whole_lists import nth_record
 from env_server.simulators.word_kinds import WordIndex
 
 if TYPE_CHECKING:
@@ -276,7 +277,8 @@ class RecordScope:
 
         def pick() -> dict[str, Any]:
             records = self.gen.facts.vocab.get(kind).records
-            return self._named_record(kind) or records[self.gen.rng.randrange(len(records))]
+            return (self._named_record(kind) or nth_record(self, kind)
+                    or records[self.gen.rng.randrange(len(records))])
 
         record: dict[str, Any] = self.once(f"record:{kind}", pick, inherit=True)
         return record
