@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
+from env_server.simulators.lineup import line_vehicle, vin_lineup
 from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
 
@@ -157,6 +158,9 @@ def vehicle(gen: Generation) -> tuple[str, str, int, float]:
     """Body class, vehicle type, cylinders and displacement of the record's vehicle."""
 
     def make() -> tuple[str, str, int, float]:
+        line = vin_lineup(gen)
+        if line is not None:  # a decoded VIN: that model line's body and one of its engines
+            return line_vehicle(gen, line)
         body, kind = gen.rng.choice(BODY_CLASSES)
         cylinders = gen.rng.choice((4, 4, 4, 6, 6, 8) if kind != "PASSENGER CAR" else (3, 4, 4, 4, 4, 6))
         return body, kind, cylinders, round(cylinders * gen.rng.uniform(0.38, 0.62), 1)

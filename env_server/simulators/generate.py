@@ -20,6 +20,7 @@ from env_server.simulators import timeline
 from env_server.simulators.countries import CountryFact
 from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
+from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.place_query import search_places
@@ -328,6 +329,9 @@ class Generation:
         return car
 
     def _draw_car(self) -> tuple[str, str]:
+        line = vin_lineup(self)
+        if line is not None:  # the model the VIN's make sold in its market and year
+            return line["make"], line["model"]
         models = self.facts.reference.car_models
         make = self.decoded_vin["make"] if self.decoded_vin else None
         match = next((m for m in models if make and m.lower() == make.lower()), None)

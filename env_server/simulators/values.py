@@ -54,6 +54,7 @@ from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
+from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
@@ -389,7 +390,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "vehicle_type": lambda g: vehicle(g)[1],
     "engine_cylinders": lambda g: vehicle(g)[2],
     "displacement_l": lambda g: vehicle(g)[3],
-    "vehicle_fuel": lambda g: g.rng.choice(("Gasoline",) * 14 + ("Diesel",) * 3 + ("Hybrid",) * 2
+    "vehicle_fuel": lambda g: line["fuel_type_primary"] if (line := vin_lineup(g)) else g.rng.choice(("Gasoline",) * 14 + ("Diesel",) * 3 + ("Hybrid",) * 2
                                            + ("Flexible Fuel Vehicle (FFV)",)),
     "vin_country": lambda g: vin_country(g),
     "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),
