@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from env_server.simulators.lineup import line_vehicle, vin_lineup
 from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
+from env_server.simulators.sky import band, plausible
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -43,12 +44,8 @@ def condition(gen: Generation) -> str:
     """One weather condition per report, shared by its text and its precipitation."""
 
     def make() -> str:
-        temp = _base_temperature(gen)
-        frozen = ("rain", "drizzle", "thunder", "hot", "heat", "humid")
-        mild = ("snow", "sleet", "blizzard", "ice", "freez", "frost", "flurr")
-        ruled_out = frozen if temp <= -1 else mild if temp >= 4 else ()
-        options = [c for c in gen.facts.vocab.get("weather_condition").values
-                   if not any(word in c.lower() for word in ruled_out)]
+        # Plausible for how warm the air is (no smoke, no thunder over a January Berlin).
+        options = plausible(gen.facts.vocab.get("weather_condition").values, band(_base_temperature(gen)))
         return gen.rng.choice(options)
 
     condition: str = gen.scope.root.once("condition", make)

@@ -54,8 +54,8 @@ from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
-from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
+from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
