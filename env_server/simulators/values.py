@@ -157,13 +157,17 @@ def _datetime(gen: Generation, lo: int, hi: int) -> str:
 # -- record-aware kinds ----------------------------------------------------------------------
 
 
+_TITLE_ARGS = ("title", "name", "subject", "summary", "headline")
+
+
 def _record_title(gen: Generation) -> str:
     """The record's own title: drawn once, reused by its slug, url and description."""
     scope = gen.scope
 
     def make() -> str:
         own_name = (f"{snake(gen.entity)}_name", f"{snake(gen.entity)}_title")  # "instanceName"
-        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None) or next(
+        # An event's or a message's title is its subject (Outlook, mail) or summary (Google Calendar).
+        named = next((v for k in _TITLE_ARGS if isinstance(v := gen.args.get(k), str) and v), None) or next(
             (v for k in own_name if isinstance(v := gen.snaked_args.get(k), str) and v), None)
         own = named if scope.is_top else None  # the caller (or the stored row) named the record
         return own or str(draw_kind(media_title_kind(gen), gen))
