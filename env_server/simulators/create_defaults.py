@@ -10,6 +10,7 @@ compiled plans.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ from env_server.simulators.plans import fits_schema
 DefaultsPlan = tuple[tuple[str, str, Any], ...]
 _PLAN_KEY = "<create defaults>"
 _SKIP = object()
+_ZONE_RE = re.compile(r"(^|_)(time_?zone|tz|tzid|tz_id)$")
 
 
 def defaults_plan(input_schema: Mapping[str, Any], output_schema: Mapping[str, Any], id_field: str,
@@ -47,7 +49,7 @@ def _plan(input_schema: Mapping[str, Any], output_schema: Mapping[str, Any], id_
         param = _param_for(snake(name), by_snake, inputs)
         if param is None:
             continue
-        shown = _neutral(inputs[param], schema, name in must, param == name or snake(param) == snake(name))
+        shown = _neutral(name, inputs[param], schema, name in must, param == name or snake(param) == snake(name))
         if shown is not _SKIP:
             plan.append((name, param, shown))
     return tuple(plan)
@@ -64,11 +66,13 @@ def _param_for(field: str, by_snake: Mapping[str, str], inputs: Mapping[str, Any
     return None
 
 
-def _neutral(param: Mapping[str, Any], out: Mapping[str, Any], required: bool, same: bool) -> Any:
+def _neutral(name: str, param: Mapping[str, Any], out: Mapping[str, Any], required: bool, same: bool) -> Any:
     """What the output field holds when the parameter is not sent (``_SKIP``: generate it)."""
     if same and "default" in param and fits_schema(param["default"], out):
         return param["default"]
     typ = out.get("type")
+    if same and _ZONE_RE.search(snake(name)):
+        return "UTC" if fits_schema("UTC", out) else _SKIP  # times sent without a zone are UTC's
     if typ == "array" and not required and int(out.get("minItems", 0)) == 0:
         return []
     text = typ == "string" and not out.get("format") and "enum" not in out and "pattern" not in out
