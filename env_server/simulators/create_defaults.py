@@ -21,6 +21,8 @@ from env_server.simulators.plans import fits_schema
 DefaultsPlan = tuple[tuple[str, str, Any], ...]
 _PLAN_KEY = "<create defaults>"
 _SKIP = object()
+_WORDS_RE = re.compile(r"(^|_)(body|description|notes?|content|text|message|location|address|venue|place|preview|"
+                       r"details|comment|agenda|instructions|memo|remarks?)(_|$)")
 _ZONE_RE = re.compile(r"(^|_)(time_?zone|tz|tzid|tz_id)$")
 
 
@@ -76,16 +78,17 @@ def _neutral(name: str, param: Mapping[str, Any], out: Mapping[str, Any], requir
     if typ == "array" and not required and int(out.get("minItems", 0)) == 0:
         return []
     text = typ == "string" and not out.get("format") and "enum" not in out and "pattern" not in out
-    if text and not required and int(out.get("minLength", 0)) == 0 and _free_text(param):
+    if text and not required and int(out.get("minLength", 0)) == 0 and _free_text(name, param):
         return ""
     return _SKIP
 
 
-def _free_text(param: Mapping[str, Any]) -> bool:
-    """A parameter the caller writes in words (a body, a location), not a code or a date."""
-    if param.get("type") == "object":
-        return True
-    return param.get("type") == "string" and not param.get("format") and "enum" not in param
+def _free_text(name: str, param: Mapping[str, Any]) -> bool:
+    """A parameter the caller writes in words (a body, notes, a location), not an id, a
+    phone number or a code."""
+    if param.get("type") not in ("object", "string") or param.get("format") or "enum" in param:
+        return False
+    return bool(_WORDS_RE.search(snake(name)))
 
 
 def apply_defaults(out: dict[str, Any], args: Mapping[str, Any], plan: DefaultsPlan) -> None:

@@ -24,6 +24,7 @@ from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
+from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
@@ -47,6 +48,7 @@ _FACT_DATES = frozenset(
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
+_LOCATED = POINT_ENTITIES | {"postcode", "address", "postal"}
 # A string argument longer than this is echoed only into the call's own record, not into
 # each listed item or nested record: a filter repeated in every search hit turned a 4 MB
 # argument into a 40 MB answer. Short values (a city, a status) repeat as a real API's do.
@@ -93,6 +95,8 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     snake_name = snake(name)
     # The center of a nearby search is not where each place it finds lies.
     centered = snake_name in _COORDINATES
+    # Rows that are points of their own (pois, postcodes): theirs, wherever the search centred.
+    located = centered and not frozenset(entity.lower().split("_")).isdisjoint(_LOCATED)
     if hints.get(name, "").startswith("input_"):  # read off the call's text, not a copy of an argument
         return inner
     # An argument's echo (imported specs mark it) is left out when the call did not send it.
@@ -101,7 +105,7 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
         # An output field named like an argument repeats it, when it fits the schema.
-        if args and not (centered and gen.scope.fresh and gen.lists_places):
+        if args and not (centered and gen.scope.fresh and (located or gen.lists_places)):
             value = args.get(name, MISSING)
             if value is MISSING:
                 snaked = gen._args_snake

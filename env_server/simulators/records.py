@@ -55,7 +55,7 @@ DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata",
 DEPARTURE_DATE_ARGS = ("departure_date", "date", "outbound_date", "date_from", "start_date", "checkin",
                        "check_in", "travel_date")
 # Entities whose rows sit inside a city (a hotel in Paris is not at Paris' centroid).
-POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "shop", "store",
+POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "postcode", "shop", "store",
                             "business", "attraction", "listing", "property", "parking", "charger", "museum"})
 
 

@@ -330,6 +330,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "arrival_time": lambda g: trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
     "elevation_m": lambda g: g.rng.randint(0, 600),
     "distance_km": distance_km,
+    "distance_m": lambda g: round(distance_km(g) * 1000),  # postcodes.io: metres from the point
     # web: a record's page and images on the answering provider's hosts; its own site elsewhere
     "url": _page_url,
     "own_url": _own_url,
