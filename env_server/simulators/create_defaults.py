@@ -17,8 +17,9 @@ from typing import Any
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import fits_schema
 
-# (output field, input parameter, what the field shows when the parameter is not sent)
-DefaultsPlan = tuple[tuple[str, str, Any], ...]
+# (output field, input parameter, what the field shows when the parameter is not sent,
+# the part of a sent object input the field shows: ``displayName`` of ``location``, or "")
+DefaultsPlan = tuple[tuple[str, str, Any, str], ...]
 _PLAN_KEY = "<create defaults>"
 _SKIP = object()
 _WORDS_RE = re.compile(r"(^|_)(body|description|notes?|content|text|message|location|address|venue|place|preview|"
@@ -44,16 +45,17 @@ def _plan(input_schema: Mapping[str, Any], output_schema: Mapping[str, Any], id_
     outputs = output_schema.get("properties") or {}
     must = set(output_schema.get("required") or ())
     by_snake = {snake(k): k for k in inputs if k not in required and isinstance(inputs[k], dict)}
-    plan: list[tuple[str, str, Any]] = []
+    plan: list[tuple[str, str, Any, str]] = []
     for name, schema in outputs.items():
         if name == id_field or not isinstance(schema, dict):
             continue
         param = _param_for(snake(name), by_snake, inputs)
         if param is None:
             continue
-        shown = _neutral(name, inputs[param], schema, name in must, param == name or snake(param) == snake(name))
+        same = param == name or snake(param) == snake(name)
+        shown = _neutral(name, inputs[param], schema, name in must, same)
         if shown is not _SKIP:
-            plan.append((name, param, shown))
+            plan.append((name, param, shown, "" if same else _part(snake(name), snake(param), inputs[param])))
     return tuple(plan)
 
 
@@ -66,6 +68,19 @@ def _param_for(field: str, by_snake: Mapping[str, str], inputs: Mapping[str, Any
         if field.startswith(snaked + "_") and inputs[param].get("type") == "object":
             return param
     return None
+
+
+def _part(field: str, param: str, schema: Mapping[str, Any]) -> str:
+    """The property of an object input a flattened output field shows: named by the rest
+    of the field's name (``location_display_name`` -> ``displayName``), else the object's
+    one free-text property (``body_preview`` -> ``content``)."""
+    props = schema.get("properties") or {}
+    rest = field[len(param) + 1:]
+    named = next((k for k in props if snake(k) == rest), None)
+    if named is not None:
+        return str(named)
+    texts = [k for k, v in props.items() if isinstance(v, dict) and _free_text(k, v)]
+    return str(texts[0]) if len(texts) == 1 else ""
 
 
 def _neutral(name: str, param: Mapping[str, Any], out: Mapping[str, Any], required: bool, same: bool) -> Any:
@@ -92,7 +107,12 @@ def _free_text(name: str, param: Mapping[str, Any]) -> bool:
 
 
 def apply_defaults(out: dict[str, Any], args: Mapping[str, Any], plan: DefaultsPlan) -> None:
-    """Unsent optional fields of a created record show their neutral value (in place)."""
-    for name, param, shown in plan:
-        if param not in args and name in out:
+    """Unsent optional fields of a created record show their neutral value, and a field
+    flattened from a sent object shows that object's part (in place)."""
+    for name, param, shown, part in plan:
+        if name not in out:
+            continue
+        if param not in args:
             out[name] = list(shown) if isinstance(shown, list) else shown
+        elif part and isinstance(sent := args[param], dict) and isinstance(sent.get(part), str):
+            out[name] = sent[part]

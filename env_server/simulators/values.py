@@ -356,6 +356,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": draw_year,
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
+    "reminder_minutes": lambda g: g.rng.choice((0, 5, 10, 10, 15, 15, 15, 30, 30, 60)),  # the calendar's choices
     "duration_minutes": lambda g: trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
     # money and markets
     "price": price,

@@ -43,7 +43,7 @@ def headline_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> Itera
 
 def _create_hits(spec: ToolSpec, args: Mapping[str, Any], result: dict[str, Any]) -> Iterator[Hit]:
     idf = spec.profile.id_field or "id"
-    for name, param, shown in defaults_plan(spec.input_schema, spec.output_schema, idf, {}):
+    for name, param, shown, _ in defaults_plan(spec.input_schema, spec.output_schema, idf, {}):
         if param not in args and name in result and result[name] != shown:
             yield f"$.{name}", f"{name}={result[name]!r} though the call sent no {param} (expected {shown!r})"
 
