@@ -85,11 +85,11 @@ def _part(field: str, param: str, schema: Mapping[str, Any]) -> str:
 
 def _neutral(name: str, param: Mapping[str, Any], out: Mapping[str, Any], required: bool, same: bool) -> Any:
     """What the output field holds when the parameter is not sent (``_SKIP``: generate it)."""
-    if same and "default" in param and fits_schema(param["default"], out):
+    if same and "default" in param and fits_schema(param["default"], dict(out)):
         return param["default"]
     typ = out.get("type")
     if same and _ZONE_RE.search(snake(name)):
-        return "UTC" if fits_schema("UTC", out) else _SKIP  # times sent without a zone are UTC's
+        return "UTC" if fits_schema("UTC", dict(out)) else _SKIP  # times sent without a zone are UTC's
     if typ == "array" and not required and int(out.get("minItems", 0)) == 0:
         return []
     text = typ == "string" and not out.get("format") and "enum" not in out and "pattern" not in out

@@ -30,7 +30,12 @@ _TEMPS = ("temp_c", "temperature_c")
 _TEMP_SLACK = 2.0
 
 
-def headline_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> Iterator[Hit]:
+def headline_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> list[Hit]:
+    """What a person who knows the API would not believe of this result (see the module)."""
+    return list(_headline_hits(spec, args, result))
+
+
+def _headline_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> Iterator[Hit]:
     op = spec.profile.operation
     if op is Operation.CREATE and isinstance(result, dict):
         yield from _create_hits(spec, args, result)
