@@ -48,7 +48,9 @@ _STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at"
 _LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$)")
 _UPPER_DATE_RE = re.compile(r"(^|_)(end|to|until|before|lte|lt|max)(_|$)")
 _NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + OFFSET_ARGS + SORT_ARGS + DIRECTION_ARGS + (
-    "fields", "format", "api_key", "apikey", "cursor", "page_token", "callback", "key", "token"))
+    "fields", "format", "api_key", "apikey", "cursor", "page_token", "callback", "key", "token",
+    # A coordinate is the centre a search looks around, not a value its rows share.
+    "lat", "latitude", "lng", "lon", "long", "longitude"))
 _TIMED_RE = re.compile(r"(^|_)(date|time|timestamp|epoch|year|day|month|season|since|until|before|after)(_|$)")
 _RANGE_RE = re.compile(r"^(?:(min|max)_(.+)|(.+)_(min|max|gte|lte|gt|lt|from|to))$")
 

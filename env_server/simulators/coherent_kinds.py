@@ -12,8 +12,10 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from env_server.simulators.calendar_kinds import holiday_pool
+from env_server.simulators.lineup import line_vehicle, vin_lineup
 from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
+from env_server.simulators.sky import band, plausible
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -43,12 +45,8 @@ def condition(gen: Generation) -> str:
     """One weather condition per report, shared by its text and its precipitation."""
 
     def make() -> str:
-        temp = _base_temperature(gen)
-        frozen = ("rain", "drizzle", "thunder", "hot", "heat", "humid")
-        mild = ("snow", "sleet", "blizzard", "ice", "freez", "frost", "flurr")
-        ruled_out = frozen if temp <= -1 else mild if temp >= 4 else ()
-        options = [c for c in gen.facts.vocab.get("weather_condition").values
-                   if not any(word in c.lower() for word in ruled_out)]
+        # Plausible for how warm the air is (no smoke, no thunder over a January Berlin).
+        options = plausible(gen.facts.vocab.get("weather_condition").values, band(_base_temperature(gen)))
         return gen.rng.choice(options)
 
     condition: str = gen.scope.root.once("condition", make)
@@ -76,7 +74,9 @@ def distance_km(gen: Generation) -> float:
     if center is None:
         return round(gen.rng.uniform(0.3, 25.0), 1)
     lat, lon = gen.scope.point
-    return round(haversine_km(center.latitude, center.longitude, lat, lon), 1)
+    # Sent coordinates are the centre itself, not the place nearest them.
+    c_lat, c_lon = gen.call_point or (center.latitude, center.longitude)
+    return round(haversine_km(c_lat, c_lon, lat, lon), 1)
 
 
 def holiday(gen: Generation) -> tuple[dt.date, str]:
@@ -155,6 +155,9 @@ def vehicle(gen: Generation) -> tuple[str, str, int, float]:
     """Body class, vehicle type, cylinders and displacement of the record's vehicle."""
 
     def make() -> tuple[str, str, int, float]:
+        line = vin_lineup(gen)
+        if line is not None:  # a decoded VIN: that model line's body and one of its engines
+            return line_vehicle(gen, line)
         body, kind = gen.rng.choice(BODY_CLASSES)
         cylinders = gen.rng.choice((4, 4, 4, 6, 6, 8) if kind != "PASSENGER CAR" else (3, 4, 4, 4, 4, 6))
         return body, kind, cylinders, round(cylinders * gen.rng.uniform(0.38, 0.62), 1)

@@ -20,6 +20,7 @@ from env_server.simulators import timeline
 from env_server.simulators.countries import CountryFact
 from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
+from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.place_query import search_places
@@ -172,6 +173,15 @@ class Generation:
     # -- what the call's arguments name ------------------------------------------------
 
     @functools.cached_property
+    def call_point(self) -> tuple[float, float] | None:
+        """The coordinates the call sent (a nearby search's centre), or None."""
+        if not self.snaked_args.keys().isdisjoint(LAT_ARGS):
+            lat, lon = arg_number(self.snaked_args, LAT_ARGS), arg_number(self.snaked_args, LON_ARGS)
+            if lat is not None and lon is not None and -90 <= lat <= 90 and -180 <= lon <= 180:
+                return lat, lon
+        return point_arg(self.snaked_args)
+
+    @functools.cached_property
     def _call_place(self) -> PlaceFact | None:
         ref = self.facts.reference
         if not self.snaked_args.keys().isdisjoint(LAT_ARGS):
@@ -322,6 +332,9 @@ class Generation:
         return car
 
     def _draw_car(self) -> tuple[str, str]:
+        line = vin_lineup(self)
+        if line is not None:  # the model the VIN's make sold in its market and year
+            return line["make"], line["model"]
         models = self.facts.reference.car_models
         make = self.decoded_vin["make"] if self.decoded_vin else arg_text(self.snaked_args, ("make", "make_name"))
         match = next((m for m in models if make and m.lower() == make.lower()), None)

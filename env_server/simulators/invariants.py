@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from env_server.simulators.feels_like import feels_like_c
+
 Number = int | float
 
 
@@ -261,6 +263,10 @@ def _unit_pairs() -> list[Rule]:
 
 
 RULES: tuple[Rule, ...] = (
+    # Before the °F pairs, so feelslike_f follows the felt °C.
+    Derived("feels-like is wind chill or heat index", ("feelslike_c", "feels_like_c", "apparent_temperature_c"),
+            (("temp_c", "temperature_c"), ("wind_kph", "wind_kmh", "wind_speed_kmh"), ("humidity", "relative_humidity")),
+            feels_like_c, 1, 0.11),
     *_unit_pairs(),
     Ordered("high at least low", ("high", "h", "day_high", "dayHigh", "high_price", "regularMarketDayHigh",
                                   "high_24h", "max", "maximum"),

@@ -26,9 +26,11 @@ from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
+from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
+from env_server.simulators.whole_lists import mark_whole, whole_count, whole_kinds
 
 if TYPE_CHECKING:
     from env_server.catalog import Catalog
@@ -49,6 +51,7 @@ _FACT_DATES = frozenset(
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
+_LOCATED = POINT_ENTITIES | {"postcode", "address", "postal"}
 # A string argument longer than this is echoed only into the call's own record, not into
 # each listed item or nested record: a filter repeated in every search hit turned a 4 MB
 # argument into a 40 MB answer. Short values (a city, a status) repeat as a real API's do.
@@ -95,6 +98,8 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     snake_name = snake(name)
     # The center of a nearby search is not where each place it finds lies.
     centered = snake_name in _COORDINATES
+    # Rows that are points of their own (pois, postcodes): theirs, wherever the search centred.
+    located = centered and not frozenset(entity.lower().split("_")).isdisjoint(_LOCATED)
     if hints.get(name, "").startswith("input_"):  # read off the call's text, not a copy of an argument
         return inner
     # An argument's echo (imported specs mark it) is left out when the call did not send it.
@@ -103,7 +108,7 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
         # An output field named like an argument repeats it, when it fits the schema.
-        if args and not (centered and gen.scope.fresh and gen.lists_places):
+        if args and not (centered and gen.scope.fresh and (located or gen.lists_places)):
             value = args.get(name, MISSING)
             if value is MISSING:
                 snaked = gen._args_snake
@@ -287,8 +292,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
     # Items of a closed list (a year's holidays, a day's observances) are all of it.
-    closed = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
-                   if k in CLOSED_LISTS), None)
+    fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
+                      if k in CLOSED_LISTS), None)
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
     stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
     step = timeline.cadence(item_name, entity)
@@ -303,10 +308,15 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
 
         return vocab_list
 
+    whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
+
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
-        if closed is not None:
-            n = closed(gen)
+        if fact_list is not None:
+            n = fact_list(gen)
+        if whole_vocab and (every := whole_count(gen, whole_vocab)) is not None:
+            mark_whole(gen.scope, every[0])
+            return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
         limit = gen._limit()
         if limit is not None and limit > 0:
             n = min(n, limit)

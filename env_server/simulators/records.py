@@ -28,6 +28,7 @@ from env_server.simulators.reference import (
 )
 from env_server.simulators.sites import ProviderSites
 from env_server.simulators.vocab import Vocabulary
+from env_server.simulators.whole_lists import nth_record
 from env_server.simulators.word_kinds import WordIndex
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ DEST_AIRPORT_ARGS = ("destination", "to_airport", "arrival_airport", "arr_iata",
 DEPARTURE_DATE_ARGS = ("departure_date", "date", "outbound_date", "date_from", "start_date", "checkin",
                        "check_in", "travel_date")
 # Entities whose rows sit inside a city (a hotel in Paris is not at Paris' centroid).
-POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "shop", "store",
+POINT_ENTITIES = frozenset({"venue", "restaurant", "hotel", "station", "stop", "place", "poi", "postcode", "shop", "store",
                             "business", "attraction", "listing", "property", "parking", "charger", "museum"})
 
 
@@ -284,7 +285,8 @@ class RecordScope:
 
         def pick() -> dict[str, Any]:
             records = self.gen.facts.vocab.get(kind).records
-            return self._named_record(kind) or records[self.gen.rng.randrange(len(records))]
+            return (self._named_record(kind) or nth_record(self, kind)
+                    or records[self.gen.rng.randrange(len(records))])
 
         record: dict[str, Any] = self.once(f"record:{kind}", pick, inherit=True)
         return record

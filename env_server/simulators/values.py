@@ -58,6 +58,7 @@ from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.journey_kinds import JOURNEY_KINDS
+from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
@@ -160,13 +161,17 @@ def _datetime(gen: Generation, lo: int, hi: int) -> str:
 # -- record-aware kinds ----------------------------------------------------------------------
 
 
+_TITLE_ARGS = ("title", "name", "subject", "summary", "headline")
+
+
 def _record_title(gen: Generation) -> str:
     """The record's own title: drawn once, reused by its slug, url and description."""
     scope = gen.scope
 
     def make() -> str:
         own_name = (f"{snake(gen.entity)}_name", f"{snake(gen.entity)}_title")  # "instanceName"
-        named = next((v for k in ("title", "name") if isinstance(v := gen.args.get(k), str) and v), None) or next(
+        # An event's or a message's title is its subject (Outlook, mail) or summary (Google Calendar).
+        named = next((v for k in _TITLE_ARGS if isinstance(v := gen.args.get(k), str) and v), None) or next(
             (v for k in own_name if isinstance(v := gen.snaked_args.get(k), str) and v), None)
         own = named if scope.is_top else None  # the caller (or the stored row) named the record
         return own or str(draw_kind(media_title_kind(gen), gen))
@@ -329,6 +334,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "arrival_time": lambda g: trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
     "elevation_m": lambda g: g.rng.randint(0, 600),
     "distance_km": distance_km,
+    "distance_m": lambda g: round(distance_km(g) * 1000),  # postcodes.io: metres from the point
     # web: a record's page and images on the answering provider's hosts; its own site elsewhere
     "url": _page_url,
     "own_url": _own_url,
@@ -354,6 +360,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": draw_year,
     "weekday": lambda g: WEEKDAYS[g.today.weekday()],
+    "reminder_minutes": lambda g: g.rng.choice((0, 5, 10, 10, 15, 15, 15, 30, 30, 60)),  # the calendar's choices
     "duration_minutes": lambda g: trip_minutes(g) if g.is_trip() else g.rng.randint(20, 180),
     # money and markets
     "price": price,
@@ -393,7 +400,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "vehicle_type": lambda g: vehicle(g)[1],
     "engine_cylinders": lambda g: vehicle(g)[2],
     "displacement_l": lambda g: vehicle(g)[3],
-    "vehicle_fuel": lambda g: g.rng.choice(("Gasoline",) * 14 + ("Diesel",) * 3 + ("Hybrid",) * 2
+    "vehicle_fuel": lambda g: line["fuel_type_primary"] if (line := vin_lineup(g)) else g.rng.choice(("Gasoline",) * 14 + ("Diesel",) * 3 + ("Hybrid",) * 2
                                            + ("Flexible Fuel Vehicle (FFV)",)),
     "vin_country": lambda g: vin_country(g),
     "model_year": lambda g: vin_year(g) or g.today.year - g.rng.randint(0, 15),

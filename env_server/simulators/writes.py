@@ -17,6 +17,7 @@ from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants, timeline
 from env_server.simulators.arg_fields import echo_keys
 from env_server.simulators.base import SimContext, session_now
+from env_server.simulators.create_defaults import apply_defaults, defaults_plan
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.geo_kinds import same_country
@@ -51,8 +52,10 @@ def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: St
     # dates) is the booking's too.
     context = {k: v for row in referenced for k, v in (row.data.get(QUERY_KEY) or {}).items()}
     out = simulate_generic(spec, {**context, **args}, ctx) if context else simulate_generic(spec, args, ctx)
-    _inherit(out, spec.output_schema, referenced, args, ctx.validators)
     idf = id_field_of(spec.output_schema, spec)
+    # Optional fields not sent: the API's defaults (or nothing), not drawn text.
+    apply_defaults(out, args, defaults_plan(spec.input_schema, spec.output_schema, idf, ctx.plans))
+    _inherit(out, spec.output_schema, referenced, args, ctx.validators)
     _assign_id(spec, args, out, idf, handle, ctx.validators)
     _set_status(out, spec.output_schema, STATUS_CREATED)
     _stamp(out, spec.output_schema, ctx)

@@ -60,6 +60,7 @@ from env_server.specs.audit_text import text_checks
 from env_server.specs.domain_checks import domain_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
+from env_server.specs.headline_checks import headline_hits
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.media_checks import media_hits
 from env_server.specs.provider_checks import provider_hits
@@ -266,6 +267,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
         yield from _tag(CheckKind.DOMAIN, world_hits(spec, args, result, today))  # carbon, named days, coin pairs
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
+        yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

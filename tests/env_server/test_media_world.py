@@ -87,7 +87,10 @@ def test_a_playlist_is_described_as_a_playlist(env: ToolEnvironment):
     outcome = env.call_tool("free", "spotify_create_playlist", {"user_id": "user_fdb6fd7692", "name": "Comet"})
     made = outcome.result
     assert not outcome.is_error and made is not None, outcome.message
-    assert made["description"] in _vocab("playlist_description")
+    assert made["description"] == ""  # none sent: Spotify leaves it empty (create_defaults)
+    sent = env.call_tool("free", "spotify_create_playlist",
+                         {"user_id": "user_fdb6fd7692", "name": "Comet", "description": "Late drives"}).result
+    assert sent is not None and sent["description"] == "Late drives"
 
 
 def test_the_medium_follows_the_entity_then_the_category():
