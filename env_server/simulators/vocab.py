@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-SLOTS = ("city", "country", "first_name", "weekday")
+SLOTS = ("city", "country", "first_name", "weekday", "term")  # "term": search answers only (term_weave)
 _SLOT_RE = re.compile(r"\{([a-z_]+)\}")
 
 

@@ -56,6 +56,7 @@ from env_server.specs.audit_imported import imported_hits
 from env_server.specs.audit_numeric import numeric_hits
 from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
+from env_server.specs.content_checks import content_hits
 from env_server.specs.domain_checks import domain_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
@@ -262,6 +263,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, domain_hits(result, args))
         yield from _tag(CheckKind.DOMAIN, provider_hits(spec, args, result))  # CVSS, ports, UV, place searches
         yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
+        yield from _tag(CheckKind.DOMAIN, content_hits(spec, args, result))  # nutrients, Unix times, verses (content_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

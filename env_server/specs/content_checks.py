@@ -1,0 +1,116 @@
+"""The audit's content checks: what a record says, as a person who knows the API reads it.
+
+``content_hits(spec, args, result)`` reports:
+
+* a per-100 g nutrient table whose protein, fat and carbohydrate weigh more than 100 g
+  (energy and sugar are ``content_rules`` invariants, checked with the others);
+* an integer moment (``created_time``) that is no Unix time;
+* an item of a record's list that repeats the record's own title (a release whose tracks
+  are all called like the release);
+* a search hit whose text opens with the search term as a label ("Camping Gear: …");
+* a Bible verse whose book id and name disagree, or a passage whose verses are not the
+  reference asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators.answers import search_term
+from env_server.simulators.content_rules import CARBS, FAT, PROTEIN
+from env_server.simulators.epoch_kinds import is_moment_name
+from env_server.simulators.nutrition import PER_100G_OBJECTS
+from env_server.simulators.records import default_facts
+from env_server.simulators.scripture import parse_reference
+from env_server.specs.audit_checks import walk_records
+
+Hit = tuple[str, str]
+
+_TITLES = ("title", "name", "Title", "Name")
+_UNIX_FLOOR = 100_000_000  # 1973: anything smaller is a count, not a moment
+
+
+def content_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> list[Hit]:
+    found: list[Hit] = []
+    for path, record in walk_records(result):
+        found += nutrient_hits(path, record)
+        found += epoch_hits(path, record)
+        if spec.profile.operation in (Operation.READ, Operation.CREATE):  # a search's rows may share a name
+            found += repeated_title_hits(path, record)
+        found += verse_hits(path, record)
+    found += label_weave_hits(args, result)
+    found += passage_hits(args, result)
+    return found
+
+
+def nutrient_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    hits: list[Hit] = []
+    for key, table in record.items():
+        if key.lower() not in PER_100G_OBJECTS or not isinstance(table, dict):
+            continue
+        grams = [next((table[k] for k in names if isinstance(table.get(k), (int, float))), 0.0)
+                 for names in (PROTEIN, FAT, CARBS)]
+        if sum(grams) > 100.5:
+            hits.append((f"{path}.{key}", f"{sum(grams):.1f} g of protein, fat and carbohydrate in 100 g"))
+    return hits
+
+
+def epoch_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    return [(f"{path}.{key}", f"{key}={value} is no Unix time") for key, value in record.items()
+            if type(value) is int and is_moment_name(key) and 0 <= value < _UNIX_FLOOR and "year" not in key.lower()]
+
+
+def repeated_title_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    own = next((record[k] for k in _TITLES if isinstance(record.get(k), str) and record[k].strip()), None)
+    if own is None:
+        return []
+    hits: list[Hit] = []
+    for key, rows in record.items():
+        if not isinstance(rows, list) or len(rows) < 2:
+            continue
+        same = [i for i, row in enumerate(rows) if isinstance(row, dict)
+                and any(row.get(k) == own for k in _TITLES)]
+        if len(same) >= 2:
+            hits.append((f"{path}.{key}", f"{len(same)} items repeat the record's own title {own!r}"))
+    return hits
+
+
+def label_weave_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
+    term = search_term(args)
+    if not term or len(term) > 60:
+        return []
+    label = term.lower() + ": "
+    hits: list[Hit] = []
+    for path, record in walk_records(result):
+        for key, value in record.items():
+            if isinstance(value, str) and value.lower().startswith(label):
+                hits.append((f"{path}.{key}", f"the search term is pasted in front of the text: {value[:60]!r}"))
+    return hits
+
+
+def verse_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    book_id, name = record.get("book_id"), record.get("book_name")
+    if not isinstance(book_id, str) or "verse" not in record:
+        return []
+    book = default_facts().vocab.index("bible_book").get(str(name).lower()) if isinstance(name, str) else None
+    if isinstance(name, str) and (book is None or book["book_id"] != book_id):
+        return [(path, f"book_id {book_id!r} is not the book {name!r}")]
+    return []
+
+
+def passage_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
+    reference = args.get("reference")
+    verses = result.get("verses") if isinstance(result, dict) else None
+    if not isinstance(reference, str) or not isinstance(verses, list) or not verses:
+        return []
+    parsed = parse_reference(reference, default_facts().vocab.get("bible_book").records)
+    if parsed is None:
+        return []
+    book, chapter, first, last = parsed
+    want = [(book["book_id"], chapter, v) for v in range(first, min(last, first + len(verses) - 1) + 1)]
+    have = [(v.get("book_id"), v.get("chapter"), v.get("verse")) for v in verses if isinstance(v, dict)]
+    if have != want or len(verses) > last - first + 1:
+        return [("$.verses", f"the verses {have[:3]}… are not {reference!r}")]
+    return []

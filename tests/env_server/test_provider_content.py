@@ -1,0 +1,164 @@
+"""Whole providers whose content a person who knows the API believes: food tables that add up,
+slugs that spell names, a release's songs, Unix times, search hits that mention the term
+in words, Bible passages that are the reference asked."""
+
+from __future__ import annotations
+
+from env_server.catalog import Catalog
+from env_server.environment import ToolEnvironment
+from env_server.simulators.content_rules import Nutrients, SlugSpells, energy_of, slug_of
+from env_server.simulators.records import default_facts
+from env_server.simulators.scripture import TRANSLATIONS, parse_reference
+from env_server.specs.content_checks import content_hits, epoch_hits, nutrient_hits, repeated_title_hits
+from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
+
+_NEW_TESTAMENT = {"MAT", "MRK", "LUK", "JHN", "ACT", "ROM", "1CO", "2CO", "GAL", "EPH", "PHP", "COL", "1TH", "2TH",
+                  "1TI", "2TI", "TIT", "PHM", "HEB", "JAS", "1PE", "2PE", "1JN", "2JN", "3JN", "JUD", "REV"}
+
+
+def test_a_fruit_per_100_g_is_mostly_water_and_its_energy_follows_its_macros(env: ToolEnvironment):
+    fruits = call(env, "fruityvice_list_fruits")["fruits"]
+    assert fruits
+    for fruit in fruits:
+        n = fruit["nutritions"]
+        assert n["protein"] + n["fat"] + n["carbohydrates"] <= 30, fruit
+        assert n["fat"] < 1 and n["sugar"] <= n["carbohydrates"], fruit
+        assert abs(n["calories"] - energy_of(n["protein"], n["fat"], n["carbohydrates"])) <= 1, fruit
+
+
+def test_a_food_parser_gives_per_100_g_macros_that_fit_in_100_g(env: ToolEnvironment):
+    for hint in call(env, "edamam_parse_food", ingr="chicken")["hints"]:
+        n = hint["nutrients"]
+        assert n["PROCNT"] + n["FAT"] + n["CHOCDF"] <= 100, hint
+        assert abs(n["ENERC_KCAL"] - energy_of(n["PROCNT"], n["FAT"], n["CHOCDF"])) <= 1, hint
+
+
+def test_a_recipe_hit_counts_the_calories_of_its_nutrient_table(env: ToolEnvironment):
+    hits = call(env, "edamam_search_recipes", q="chicken curry")["hits"]
+    assert hits and all(h["calories"] == h["totalNutrients"]["ENERC_KCAL"] for h in hits)
+
+
+def test_an_author_read_by_slug_is_named_by_it_and_quotes_carry_their_authors_slug(env: ToolEnvironment):
+    assert call(env, "quotable_get_author", slug="maya-angelou")["name"] == "Maya Angelou"
+    quotes = call(env, "quotable_get_random_quote", limit=5)["quotes"]
+    assert quotes and all(q["author_slug"] == slug_of(q["author"]) for q in quotes)
+
+
+def test_a_release_lists_songs_of_its_own_not_its_title_again(env: ToolEnvironment):
+    release = call(env, "musicbrainz_lookup_release", mbid="5b952be6-81f9-4f9a-a3a0-bb09f8b7e491")
+    titles = [t["title"] for t in release["tracks"]]
+    assert len(titles) >= 2 and release["title"] not in titles and len(set(titles)) == len(titles)
+
+
+def test_a_season_is_titled_like_a_series_not_by_the_id_asked(env: ToolEnvironment):
+    season = call(env, "omdb_get_season", i="tt4177772", Season=2)
+    assert season["Title"] != "tt4177772"
+    assert all(e["Title"] not in (season["Title"], "tt4177772") for e in season["Episodes"])
+
+
+def test_a_video_created_time_is_a_unix_time_before_now(env: ToolEnvironment):
+    videos = call(env, "dailymotion_search_videos", search="sunset")["list"]
+    assert videos and all(1_000_000_000 < v["created_time"] < 2_000_000_000 for v in videos)
+
+
+def test_a_search_hit_mentions_the_term_in_a_sentence_rather_than_a_pasted_label(env: ToolEnvironment,
+                                                                                  catalog: Catalog):
+    for tool, args in (("newsapi_search_everything", {"q": "camping gear"}),
+                       ("musicbrainz_search_recordings", {"query": "science"}),
+                       ("quotable_search_quotes", {"query": "festivals"})):
+        result = call(env, tool, **args)
+        assert content_hits(catalog.tools[tool], args, result) == [], tool
+        text = str(result).lower()
+        assert args.get("q", args.get("query", "")).lower() in text
+
+
+def test_a_passage_is_the_reference_asked_with_its_verses_joined(env: ToolEnvironment):
+    one = call(env, "bible_api_get_passage", reference="John 3:16")
+    assert [(v["book_id"], v["book_name"], v["chapter"], v["verse"]) for v in one["verses"]] == [("JHN", "John", 3, 16)]
+    assert one["text"] == one["verses"][0]["text"]
+    assert (one["translation_id"], one["translation_name"]) == ("web", "World English Bible")
+    three = call(env, "bible_api_get_passage", reference="rom 12:1-3", translation="kjv")
+    assert [(v["book_id"], v["chapter"], v["verse"]) for v in three["verses"]] == [("ROM", 12, n) for n in (1, 2, 3)]
+    assert three["text"] == " ".join(v["text"] for v in three["verses"])
+    assert three["translation_name"] == "King James Version"
+
+
+def test_a_verse_reads_the_same_in_every_call(env: ToolEnvironment):
+    verse = call(env, "bible_api_get_passage", reference="Genesis 1:1")["verses"][0]["text"]
+    chapter = call(env, "bible_api_get_chapter", translation="web", book_id="GEN", chapter=1)["verses"]
+    assert chapter[0]["verse"] == 1 and chapter[0]["text"] == verse
+    assert [v["verse"] for v in chapter] == list(range(1, len(chapter) + 1))
+    assert {(v["book_id"], v["book_name"], v["chapter"]) for v in chapter} == {("GEN", "Genesis", 1)}
+
+
+def test_a_random_verse_comes_from_the_testament_asked_and_a_chapter_its_book_has(env: ToolEnvironment):
+    for n in range(6):
+        verse = call(env, "bible_api_get_random_verse", books="NT", translation=["web", "kjv", "ylt"][n % 3])
+        assert verse["random_verse"]["book_id"] in _NEW_TESTAMENT
+
+
+def test_translations_are_named_as_their_ids_say(env: ToolEnvironment):
+    for row in call(env, "bible_api_list_translations")["translations"]:
+        name, language, code = TRANSLATIONS[row["identifier"]]
+        assert (row["name"], row["language_code"]) == (name, code)
+
+
+def test_references_parse_by_name_id_prefix_and_abbreviation():
+    books = default_facts().vocab.get("bible_book").records
+    assert parse_reference("jn 3:16-18", books)[0]["book_id"] == "JHN"  # type: ignore[index]
+    assert parse_reference("1 Corinthians 13:4", books)[1:] == (13, 4, 4)  # type: ignore[index]
+    assert parse_reference("PSA 23", books)[0]["name"] == "Psalms"  # type: ignore[index]
+    assert parse_reference("Narnia 2:1", books) is None
+
+
+def test_the_content_rules_repair_and_report_what_they_bind():
+    rule = Nutrients()
+    record = {"calories": 500.0, "protein": 1.0, "fat": 0.5, "carbohydrates": 10.0, "sugar": 30.0}
+    assert rule.violation(record, {}) is not None
+    rule.enforce(record, {})
+    assert rule.violation(record, {}) is None and record["sugar"] <= record["carbohydrates"]
+    slug = SlugSpells("author_slug", ("author",))
+    quote = {"author": "Ada Lovelace", "author_slug": "northgate-quote"}
+    assert slug.violation(quote, {}) is not None
+    slug.enforce(quote, {})
+    assert quote["author_slug"] == "ada-lovelace"
+
+
+def test_the_content_checks_flag_what_a_reader_would_not_believe():
+    assert nutrient_hits("$", {"nutritions": {"protein": 9.0, "fat": 39.0, "carbohydrates": 79.0}})
+    assert epoch_hits("$", {"created_time": 412})
+    assert not epoch_hits("$", {"created_time": 1_760_000_000, "duration": 412})
+    assert repeated_title_hits("$", {"title": "Blue", "tracks": [{"title": "Blue"}, {"title": "Blue"}]})
+
+
+def test_a_vat_number_places_its_company_in_the_member_state_it_names(env: ToolEnvironment):
+    for number, code, country in (("NL810462783B01", "NL", "Netherlands"), ("PT501964843", "PT", "Portugal"),
+                                  ("EL094014201", "GR", "Greece")):
+        found = call(env, "vatcomply_validate_vat_number", vat_number=number)
+        assert found["country_code"] == code and found["address"].endswith(country), found
+
+
+def test_a_vat_table_lists_member_states_at_their_real_rates(env: ToolEnvironment):
+    rows = call(env, "vatcomply_list_vat_rates")["countries"]
+    assert len({r["country_code"] for r in rows}) == len(rows)
+    rates = {r["country_code"]: r for r in default_facts().vocab.get("eu_vat_rate").records}
+    for row in rows:
+        fact = rates[row["country_code"]]
+        assert (row["country_name"], row["standard_rate"], row["currency"]) == (
+            fact["country_name"], fact["standard_rate"], fact["currency"])
+    assert call(env, "vatcomply_list_vat_rates", country_code="DE")["countries"][0]["standard_rate"] == 19.0
+
+
+def test_labels_come_from_the_records_own_trade(env: ToolEnvironment):
+    vocab = default_facts().vocab
+    industries = set(vocab.get("industry").values)
+    for company in call(env, "themuse_list_companies", page=1)["results"]:
+        assert set(company["industries"]) <= industries
+    ntee = set(vocab.get("charity_category").values)
+    charities = call(env, "charitysearch_search_charities", searchTerm="shelter")["data"]
+    assert charities and all(c["category"] in ntee for c in charities)
+    senses = call(env, "oxford_get_thesaurus", word="recent")["senses"]
+    assert all(s["register"] in vocab.get("word_register").values for s in senses)
+    assert all(set(s["domains"]) <= set(vocab.get("subject_domain").values) for s in senses)
+    card = call(env, "yugioh_get_random_card")
+    assert card["archetype"] in vocab.get("yugioh_archetype").values and card["race"] in vocab.get("yugioh_race").values
