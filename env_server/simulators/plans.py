@@ -23,6 +23,7 @@ from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.magnitudes import magnitude_kind
+from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
@@ -145,6 +146,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "null":
         return lambda gen, index: None
     kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
+            or figure_kind(name, entity, hints.get(name))
             or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
             or resolve_kind(name, entity, parent, hints))
     kind = timeline.moment_kind(name, kind, schema.get("format"))

@@ -56,6 +56,7 @@ from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
 from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
+from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
 from env_server.simulators.medium import media_title_kind
@@ -398,6 +399,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
+KINDS.update(FIGURE_KINDS)  # a coin's rank, its changes over an hour/day/week, its FDV (market_figures)
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
 KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)

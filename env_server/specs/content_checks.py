@@ -9,7 +9,8 @@
   are all called like the release);
 * a search hit whose text opens with the search term as a label ("Camping Gear: …");
 * a Bible verse whose book id and name disagree, or a passage whose verses are not the
-  reference asked.
+  reference asked;
+* a coin's price change out of proportion for its span, or a major coin ranked past 100.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import search_term
 from env_server.simulators.content_rules import CARBS, FAT, PROTEIN
 from env_server.simulators.epoch_kinds import is_moment_name
+from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.nutrition import PER_100G_OBJECTS
 from env_server.simulators.records import default_facts
 from env_server.simulators.scripture import parse_reference
@@ -40,6 +42,7 @@ def content_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> list[H
         if spec.profile.operation in (Operation.READ, Operation.CREATE):  # a search's rows may share a name
             found += repeated_title_hits(path, record)
         found += verse_hits(path, record)
+        found += coin_figure_hits(path, record)
     found += label_weave_hits(args, result)
     found += passage_hits(args, result)
     return found
@@ -74,6 +77,26 @@ def repeated_title_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
                 and any(row.get(k) == own for k in _TITLES)]
         if len(same) >= 2:
             hits.append((f"{path}.{key}", f"{len(same)} items repeat the record's own title {own!r}"))
+    return hits
+
+
+_SWINGS = {"coin_change_1h": 5.0, "coin_change_24h": 25.0, "coin_change_7d": 60.0}
+
+
+def coin_figure_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    """A coin's change over an hour, a day or a week out of all proportion, or a rank past
+    the coins the market keeps for one it keeps (BTC at rank 9812)."""
+    hits: list[Hit] = []
+    for key, value in record.items():
+        if type(value) not in (int, float):
+            continue
+        kind = figure_kind(key, "coin", None)
+        if kind in _SWINGS and abs(value) > _SWINGS[kind]:
+            hits.append((f"{path}.{key}", f"{key}={value}% is no {kind[12:]} move of a listed coin"))
+        if kind == "coin_rank" and isinstance(record.get("symbol"), str) and value > 100:
+            fact = default_facts().market_table.find(record["symbol"])
+            if fact is not None and fact.kind == "crypto" and fact.supply:
+                hits.append((f"{path}.{key}", f"{record['symbol']} ranked {value}"))
     return hits
 
 

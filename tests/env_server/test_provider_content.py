@@ -9,7 +9,13 @@ from env_server.environment import ToolEnvironment
 from env_server.simulators.content_rules import Nutrients, SlugSpells, energy_of, slug_of
 from env_server.simulators.records import default_facts
 from env_server.simulators.scripture import TRANSLATIONS, parse_reference
-from env_server.specs.content_checks import content_hits, epoch_hits, nutrient_hits, repeated_title_hits
+from env_server.specs.content_checks import (
+    coin_figure_hits,
+    content_hits,
+    epoch_hits,
+    nutrient_hits,
+    repeated_title_hits,
+)
 from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 
 _NEW_TESTAMENT = {"MAT", "MRK", "LUK", "JHN", "ACT", "ROM", "1CO", "2CO", "GAL", "EPH", "PHP", "COL", "1TH", "2TH",
@@ -162,3 +168,30 @@ def test_labels_come_from_the_records_own_trade(env: ToolEnvironment):
     assert all(set(s["domains"]) <= set(vocab.get("subject_domain").values) for s in senses)
     card = call(env, "yugioh_get_random_card")
     assert card["archetype"] in vocab.get("yugioh_archetype").values and card["race"] in vocab.get("yugioh_race").values
+
+
+def test_a_coins_figures_agree_across_tools_and_keep_their_proportions(env: ToolEnvironment):
+    listed = {c["symbol"]: c for c in call(env, "coinmarketcap_list_latest_listings", limit=20)["data"]}
+    quotes = {q["symbol"]: q for q in call(env, "coinmarketcap_get_quotes_latest", symbol=["BTC", "ETH"])["quotes"]}
+    for symbol, rank in (("BTC", 1), ("ETH", 2)):
+        quote = quotes[symbol]
+        assert abs(quote["percent_change_24h"]) <= 25 and quote["volume_24h"] > 1e8, quote
+        assert quote["fully_diluted_market_cap"] >= quote["market_cap"], quote
+        if symbol in listed:
+            assert listed[symbol]["cmc_rank"] == rank
+            assert listed[symbol]["percent_change_24h"] == quote["percent_change_24h"]
+    assert all(abs(c["percent_change_1h"]) <= 5 for c in listed.values())
+
+
+def test_a_coin_profile_is_the_coins_own(env: ToolEnvironment):
+    sol = call(env, "coingecko_get_coin", id="solana")
+    assert (sol["homepage"], sol["genesis_date"]) == ("https://solana.com", "2020-03-16")
+    assert sol["description"].startswith("Solana (SOL) is ")
+    link = call(env, "coinmarketcap_get_metadata", symbol="LINK")
+    assert link["website"] == "https://chain.link" and "oracles" in link["tags"]
+
+
+def test_the_coin_checks_flag_moves_and_ranks_no_market_shows():
+    assert coin_figure_hits("$", {"symbol": "ETH", "percent_change_24h": 54.6})
+    assert coin_figure_hits("$", {"symbol": "ETH", "cmc_rank": 9812})
+    assert not coin_figure_hits("$", {"symbol": "ETH", "cmc_rank": 2, "percent_change_24h": 1.9})
