@@ -68,6 +68,7 @@ from env_server.simulators.naming import (
     title_kind,
 )
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
+from env_server.simulators.product_facts import PRODUCT_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
@@ -400,6 +401,7 @@ KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
 KINDS.update(FIGURE_KINDS)  # a coin's rank, its changes over an hour/day/week, its FDV (market_figures)
+KINDS.update(PRODUCT_KINDS)  # UPC-A codes and model numbers (product_facts)
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
 KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)

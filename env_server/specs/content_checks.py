@@ -10,11 +10,13 @@
 * a search hit whose text opens with the search term as a label ("Camping Gear: …");
 * a Bible verse whose book id and name disagree, or a passage whose verses are not the
   reference asked;
-* a coin's price change out of proportion for its span, or a major coin ranked past 100.
+* a coin's price change out of proportion for its span, or a major coin ranked past 100;
+* a product whose description is about another product, or a UPC with a wrong check digit.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +26,7 @@ from env_server.simulators.content_rules import CARBS, FAT, PROTEIN
 from env_server.simulators.epoch_kinds import is_moment_name
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.nutrition import PER_100G_OBJECTS
+from env_server.simulators.product_facts import VAGUE, product_step
 from env_server.simulators.records import default_facts
 from env_server.simulators.scripture import parse_reference
 from env_server.specs.audit_checks import walk_records
@@ -43,6 +46,7 @@ def content_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> list[H
             found += repeated_title_hits(path, record)
         found += verse_hits(path, record)
         found += coin_figure_hits(path, record)
+        found += product_hits(path, record, spec.profile.entity or "")
     found += label_weave_hits(args, result)
     found += passage_hits(args, result)
     return found
@@ -98,6 +102,28 @@ def coin_figure_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
             if fact is not None and fact.kind == "crypto" and fact.supply:
                 hits.append((f"{path}.{key}", f"{record['symbol']} ranked {value}"))
     return hits
+
+
+def product_hits(path: str, record: Mapping[str, Any], entity: str) -> list[Hit]:
+    """A product whose description is about something else, or a UPC whose check digit fails."""
+    hits: list[Hit] = []
+    upc = record.get("upc")
+    if isinstance(upc, str) and re.fullmatch(r"\d{12}", upc) and upc_a_check(upc[:11]) != upc[11]:
+        hits.append((f"{path}.upc", f"UPC {upc} fails its check digit"))
+    step = product_step(entity, {k: {} for k in record})
+    name = next((record[k] for k in ("name", "title", "product_name") if isinstance(record.get(k), str)), None)
+    text = next((record[k] for k in ("longDescription", "long_description", "description")
+                 if isinstance(record.get(k), str)), None)
+    if step is not None and name and text and name not in text:
+        words = {w for w in re.findall(r"[a-z]{4,}", name.lower()) if w not in VAGUE}
+        if words and not any(w.rstrip("s") in text.lower() for w in words):
+            hits.append((path, f"the description of {name!r} is about something else: {text[:50]!r}"))
+    return hits
+
+
+def upc_a_check(body: str) -> str:
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(body))
+    return str((10 - total % 10) % 10)
 
 
 def label_weave_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:

@@ -14,7 +14,9 @@ from env_server.specs.content_checks import (
     content_hits,
     epoch_hits,
     nutrient_hits,
+    product_hits,
     repeated_title_hits,
+    upc_a_check,
 )
 from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 
@@ -195,3 +197,18 @@ def test_the_coin_checks_flag_moves_and_ranks_no_market_shows():
     assert coin_figure_hits("$", {"symbol": "ETH", "percent_change_24h": 54.6})
     assert coin_figure_hits("$", {"symbol": "ETH", "cmc_rank": 9812})
     assert not coin_figure_hits("$", {"symbol": "ETH", "cmc_rank": 2, "percent_change_24h": 1.9})
+
+
+def test_a_product_is_described_as_itself_with_a_valid_upc(env: ToolEnvironment):
+    for sku in (6505727, 6418599, 6535118):
+        product = call(env, "bestbuy_get_product", sku=sku)
+        assert product_hits("$", product, "product") == [], product
+        assert len(product["upc"]) == 12 and product["upc"][11] == upc_a_check(product["upc"][:11])
+        assert product["modelNumber"] != slug_of(product["name"])
+
+
+def test_the_product_check_flags_a_description_of_something_else():
+    shorts = {"name": "Compression Calf Sleeves, Pair", "longDescription": "Quick-drying shorts with a mesh lining.",
+              "upc": "L56HD15S"}
+    assert product_hits("$", shorts, "product")
+    assert product_hits("$", {"upc": "906742350247"}, "product")  # check digit 6, not 7
