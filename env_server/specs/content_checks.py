@@ -11,17 +11,21 @@
 * a Bible verse whose book id and name disagree, or a passage whose verses are not the
   reference asked;
 * a coin's price change out of proportion for its span, or a major coin ranked past 100;
-* a product whose description is about another product, or a UPC with a wrong check digit.
+* a product whose description is about another product, or a UPC with a wrong check digit;
+* a series of price bars that never moves, or whose bars are not the interval asked apart.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators import timeline
 from env_server.simulators.answers import search_term
+from env_server.simulators.candles import parse_interval
 from env_server.simulators.content_rules import CARBS, FAT, PROTEIN
 from env_server.simulators.epoch_kinds import is_moment_name
 from env_server.simulators.market_figures import figure_kind
@@ -48,6 +52,7 @@ def content_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any) -> list[H
         found += coin_figure_hits(path, record)
         found += product_hits(path, record, spec.profile.entity or "")
     found += label_weave_hits(args, result)
+    found += candle_series_hits(args, result)
     found += passage_hits(args, result)
     return found
 
@@ -124,6 +129,26 @@ def product_hits(path: str, record: Mapping[str, Any], entity: str) -> list[Hit]
 def upc_a_check(body: str) -> str:
     total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(body))
     return str((10 - total % 10) % 10)
+
+
+def candle_series_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
+    """A series of price bars that never moves, or whose bars are not the interval asked apart."""
+    hits: list[Hit] = []
+    step = next((s for k in ("interval", "resolution", "timeframe") if (s := parse_interval(args.get(k)))), None)
+    for path, record in walk_records(result):
+        for key, rows in record.items():
+            bars = [r for r in rows if isinstance(r, dict) and {"open", "close"} <= r.keys()] if isinstance(
+                rows, list) else []
+            if len(bars) < 3:
+                continue
+            if len({(b["open"], b["close"]) for b in bars}) == 1:
+                hits.append((f"{path}.{key}", f"{len(bars)} bars with the same open and close"))
+            when = next((k for k in ("datetime", "date", "timestamp", "time", "t") if k in bars[0]), None)
+            times = sorted(t for b in bars if (t := timeline.moment(b.get(when), when or "")) is not None)
+            gaps = {int((b - a).total_seconds()) for a, b in itertools.pairwise(times)}
+            if step and step < 86_400 and len(times) == len(bars) and gaps != {step}:
+                hits.append((f"{path}.{key}", f"bars {sorted(gaps)[:3]} s apart for an interval of {step} s"))
+    return hits
 
 
 def label_weave_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:

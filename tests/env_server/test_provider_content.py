@@ -4,12 +4,16 @@ in words, Bible passages that are the reference asked."""
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
+
 from env_server.catalog import Catalog
 from env_server.environment import ToolEnvironment
 from env_server.simulators.content_rules import Nutrients, SlugSpells, energy_of, slug_of
 from env_server.simulators.records import default_facts
 from env_server.simulators.scripture import TRANSLATIONS, parse_reference
 from env_server.specs.content_checks import (
+    candle_series_hits,
     coin_figure_hits,
     content_hits,
     epoch_hits,
@@ -212,3 +216,28 @@ def test_the_product_check_flags_a_description_of_something_else():
               "upc": "L56HD15S"}
     assert product_hits("$", shorts, "product")
     assert product_hits("$", {"upc": "906742350247"}, "product")  # check digit 6, not 7
+
+
+def test_intraday_candles_lie_one_interval_apart_and_chain_open_to_close(env: ToolEnvironment):
+    values = call(env, "twelvedata_get_time_series", symbol="AAPL", interval="30min", outputsize=5)["values"]
+    moments = sorted(dt.datetime.fromisoformat(v["datetime"].replace("Z", "+00:00")) for v in values)
+    assert len(moments) >= 3 and {b - a for a, b in itertools.pairwise(moments)} == {dt.timedelta(minutes=30)}
+    assert moments[-1] <= dt.datetime(2026, 1, 15, 9, tzinfo=dt.UTC)  # nothing after the session's now
+    bars = sorted(values, key=lambda v: v["datetime"])
+    assert all(b["open"] == a["close"] for a, b in itertools.pairwise(bars))
+    assert all(v["low"] <= min(v["open"], v["close"]) <= max(v["open"], v["close"]) <= v["high"] for v in bars)
+    assert len({v["close"] for v in bars}) > 1 and all(v["volume"] > 1000 for v in bars)
+
+
+def test_daily_bars_of_several_tickers_price_each_ticker_and_adjust_to_the_close(env: ToolEnvironment):
+    rows = call(env, "marketstack_get_eod", symbols=["AAPL", "MSFT"], limit=6)["data"]
+    closes = {r["symbol"]: r["close"] for r in rows}
+    assert {"AAPL", "MSFT"} <= closes.keys() and abs(closes["MSFT"] / closes["AAPL"] - 1) > 0.2
+    assert all(r["adj_close"] == r["close"] and r["volume"] > 100_000 and r["date"][:10] <= "2026-01-15" for r in rows)
+    assert all(r["low"] < r["high"] for r in rows)  # a trading day moves
+
+
+def test_the_candle_check_flags_flat_series_and_bars_a_day_apart_for_an_intraday_interval():
+    flat = {"values": [{"datetime": f"2026-01-{d}T12:00:00Z", "open": 199.74, "close": 199.74} for d in (15, 16, 17)]}
+    found = candle_series_hits({"interval": "30min"}, flat)
+    assert any("same open" in h[1] for h in found) and any("apart" in h[1] for h in found)
