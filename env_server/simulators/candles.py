@@ -61,6 +61,7 @@ def candle_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     if None in keys or when is None:
         return None
     volume = next((k for k in _VOLUME if k in props), None)
+    names = tuple(str(k) for k in keys)
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         fact = _instrument(record, gen)
@@ -75,15 +76,15 @@ def candle_step(entity: str, props: Mapping[str, Any]) -> Step | None:
         spread = fact.volatility * (min(seconds, 30 * _DAY) / (365 * _DAY)) ** 0.5
         wiggle = 1 + spread * (0.1 + 0.4 * abs(_unit(gen, fact.symbol, moment, "w")))
         prices = (opened, max(opened, close) * wiggle, min(opened, close) / wiggle, close)
-        for key, value in zip(keys, prices, strict=True):
+        for key, value in zip(names, prices, strict=True):
             if isinstance(record.get(key), (int, float)) and not isinstance(record[key], bool):
-                record[str(key)] = round(value, 2 if value >= 1 else 6)
+                record[key] = _within(round(value, 2 if value >= 1 else 6), props.get(key))
         typical = round(sum(prices[1:]) / 3, 2 if close >= 1 else 6)  # a bar's VWAP sits near its typical price
-        for derived, value in [*((k, record[str(keys[3])]) for k in _ADJUSTED), *((k, typical) for k in _VWAP)]:
+        for derived, value in [*((k, record[names[3]]) for k in _ADJUSTED), *((k, typical) for k in _VWAP)]:
             if isinstance(record.get(derived), (int, float)) and not isinstance(record[derived], bool):
                 record[derived] = value  # no dividend or split in the session: adjusted is the close
         if volume is not None and isinstance(record.get(volume), (int, float)):
-            record[volume] = _volume(gen, fact, moment, seconds, close / per)
+            record[volume] = _within(_volume(gen, fact, moment, seconds, close / per), props.get(volume))
 
     return step
 
@@ -137,6 +138,17 @@ def _volume(gen: Generation, fact: InstrumentFact, moment: dt.datetime, seconds:
                                                                                              moment, "v")))
     units = daily_usd / max(price, 1e-9) * min(seconds, _DAY) / _DAY * (1 + 0.3 * _unit(gen, fact.symbol, moment, "u"))
     return int(units) if units >= 10 else round(units, 4)
+
+
+def _within(value: int | float, schema: Any) -> int | float:
+    """``value`` kept inside its schema's bounds."""
+    if isinstance(schema, dict):
+        lo, hi = schema.get("minimum"), schema.get("maximum")
+        if isinstance(lo, (int, float)) and value < lo:
+            value = type(value)(lo)
+        if isinstance(hi, (int, float)) and value > hi:
+            value = type(value)(hi)
+    return value
 
 
 def _unit(gen: Generation, symbol: str, moment: dt.datetime, salt: str) -> float:

@@ -8,6 +8,7 @@ They have the shape of ``invariants`` rules (``field`` names the fields that bin
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -54,9 +55,18 @@ class Nutrients:
         if sugar is not None and carbs is not None and sugar[1] > carbs[1]:
             record[sugar[0]] = _like(record[sugar[0]], carbs[1] * 0.6)
         parts = self._parts(record)
-        if parts is not None:
-            (energy, _), (_, p), (_, f), (_, c) = parts
-            record[energy] = _like(record[energy], energy_of(p, f, c))
+        if parts is not None:  # values only go down, so the schema's maxima still hold
+            (energy, kcal), (pk, p), (fk, f), (ck, c) = parts
+            want = energy_of(p, f, c)
+            if want > kcal + 1 and kcal > 0:  # too much food for the energy: the macros shrink to fit it
+                # (past rounding: a record enforced again, a stored row, stays as it is)
+                for key, grams in ((pk, p), (fk, f), (ck, c)):
+                    record[key] = _like_down(record[key], grams * kcal / want)
+                sugar = _grams(record, SUGAR)
+                if sugar is not None and sugar[1] > float(record[ck]):
+                    record[sugar[0]] = _like_down(record[sugar[0]], float(record[ck]) * 0.6)
+                want = energy_of(*(float(record[k]) for k in (pk, fk, ck)))
+            record[energy] = _like(record[energy], min(want, kcal) if want > kcal else want)
 
     def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
         sugar, carbs = _grams(record, SUGAR), _grams(record, CARBS)
@@ -74,6 +84,11 @@ class Nutrients:
 
 def _like(template: Any, value: float) -> int | float:
     return int(round(value)) if isinstance(template, int) else round(value, 2)
+
+
+def _like_down(template: Any, value: float) -> int | float:
+    """``value`` typed as ``template``, never rounded up past it."""
+    return int(value) if isinstance(template, int) else math.floor(value * 100) / 100
 
 
 _TOTALS = ("totalNutrients", "total_nutrients", "nutrients", "nutrition")
@@ -111,6 +126,14 @@ class DishTotals:
         return wants
 
     def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        found = self._table(record)
+        calories = _grams(record, ("calories",))
+        if found is not None and calories is not None and found[1][0][1] > calories[1] > 0:
+            table, parts = found  # the table shrinks to the headline (values only go down)
+            ratio = calories[1] / parts[0][1]
+            for key, value in parts:
+                table[key] = _like_down(table[key], value * ratio)
+            Nutrients().enforce(table, args)
         for key, want, floor in self._wants(record):
             if not floor or record[key] < want:
                 record[key] = _like(record[key], want)
@@ -192,11 +215,79 @@ class SlugSpells:
         return None
 
 
+# -- status pages and badge tallies -------------------------------------------------------------
+
+# A component's state -> the page's indicator it calls for (Statuspage's scale), and the
+# page's headline for each indicator.
+_WORST = {"operational": 0, "under_maintenance": 1, "degraded_performance": 1, "partial_outage": 2, "major_outage": 3}
+_INDICATORS = ("none", "minor", "major", "critical")
+_HEADLINES = {"none": "All Systems Operational", "minor": "Minor Service Outage", "major": "Partial System Outage",
+              "critical": "Major Service Outage"}
+
+
+@dataclass(frozen=True)
+class StatusRollup:
+    """A status page's indicator (and its headline) is its worst component's state: all
+    operational is "none", a degraded component "minor", an outage "major" or "critical"."""
+
+    name: str = "the page indicator follows its components"
+    field: tuple[str, ...] = ("indicator",)
+
+    def _want(self, record: Mapping[str, Any]) -> str | None:
+        if record.get("indicator") not in _INDICATORS:
+            return None
+        states = [str(c["status"]) for rows in record.values() if isinstance(rows, list)
+                  for c in rows if isinstance(c, dict) and c.get("status") in _WORST]
+        return _INDICATORS[max(_WORST[s] for s in states)] if states else None
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        want = self._want(record)
+        if want is not None:
+            record["indicator"] = want
+            if record.get("description") in _HEADLINES.values():
+                record["description"] = _HEADLINES[want]
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        want = self._want(record)
+        if want is not None and record["indicator"] != want:
+            return f"{self.name}: indicator {record['indicator']!r} but the components call for {want!r}"
+        return None
+
+
+@dataclass(frozen=True)
+class Tiered:
+    """Rarer tiers count fewer: bronze badges at least silver, silver at least gold."""
+
+    tiers: tuple[str, ...] = ("gold", "silver", "bronze")
+    name: str = "rarer badges count fewer"
+
+    @property
+    def field(self) -> tuple[str, ...]:
+        return self.tiers
+
+    def _counts(self, record: Mapping[str, Any]) -> list[int] | None:
+        counts = [record.get(t) for t in self.tiers]
+        return counts if all(type(c) is int for c in counts) else None  # type: ignore[return-value]
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        counts = self._counts(record)
+        if counts is not None:
+            record.update(zip(self.tiers, sorted(counts), strict=True))
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        counts = self._counts(record)
+        if counts is not None and counts != sorted(counts):
+            return f"{self.name}: {dict(zip(self.tiers, counts, strict=True))}"
+        return None
+
+
 CONTENT_RULES: tuple[Any, ...] = (
     Nutrients(),
     DishTotals(),
     *(SlugSpells(f"{who}_slug", (who, f"{who}_name")) for who in ("author", "artist", "creator", "owner", "user")),
     SlugSpells("slug", ("name", "full_name", "display_name")),
+    StatusRollup(),
+    Tiered(),
 )
 
 

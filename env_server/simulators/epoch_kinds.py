@@ -57,8 +57,10 @@ def epoch_node(name: str, kind: str | None, schema: dict[str, Any]) -> Callable[
         else:
             seconds = now - gen.rng.randint(600, 730 * 86_400)
         value = seconds * scale
-        if isinstance(lo, (int, float)) and value < lo or isinstance(hi, (int, float)) and value > hi:
-            return int(lo if isinstance(lo, (int, float)) and value < lo else hi)
+        if isinstance(lo, (int, float)) and value < lo:
+            return int(lo)
+        if isinstance(hi, (int, float)) and value > hi:
+            return int(hi)
         return value
 
     return draw

@@ -321,6 +321,15 @@ _QUOTE_ROLES = {
 }
 
 
+def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | None:
+    """The name of a record's part: a person's for a creator, a song's for a release's track."""
+    if low in ("name", "display_name", "full_name") and set(snake(parent).split("_")) & PERSON_ENTITIES:
+        return "name"  # the creator's name is a person's, whatever the record's own name is
+    if low in ("title", "name") and hint is None:
+        return part_title_kind(entity, parent)  # a release's tracks are songs, not albums
+    return None
+
+
 def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str]) -> str | None:
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
@@ -329,10 +338,9 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
         return _QUOTE_ROLES[low]
-    if low in ("name", "display_name", "full_name") and set(snake(parent).split("_")) & PERSON_ENTITIES:
-        return "name"  # the creator's name is a person's, whatever the record's own name is
-    if low in ("title", "name") and hint is None and (part := part_title_kind(entity, parent)) is not None:
-        return part  # a release's tracks are songs, not albums
+    part = _part_kind(low, entity, parent, hint)
+    if part is not None:
+        return part
     named = kind_for(field, entity, parent)
     if named is not None and geo_kind(low, snake(entity), snake(parent)) == named and overrides_hint(hint):
         return named  # "cca3" is an alpha-3 code, whatever broader hint a profile gives

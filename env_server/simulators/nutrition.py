@@ -44,7 +44,7 @@ def per_100g(name: str, entity: str, props: Mapping[str, Any]) -> Fixer | None:
     keys = [next((k for k in names if k in props), None) for names in (PROTEIN, FAT, CARBS)]
     if None in keys:
         return None
-    protein, fat, carbs = keys
+    protein, fat, carbs = (str(k) for k in keys)
     sugar = next((k for k in SUGAR if k in props), None)
     energy = next((k for k in ENERGY if k in props), None)
     ranges = _PROFILES[profile_of(entity)]

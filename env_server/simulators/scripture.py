@@ -129,7 +129,7 @@ def translation_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     if id_key is None or not enum or not set(enum) <= set(TRANSLATIONS):
         return None
     name_key = next((k for k in _NAME_FIELDS if k in props), None)
-    listed = [i for i in enum if _fits(TRANSLATIONS[i][0], props.get(name_key))] or list(enum)
+    listed = [i for i in enum if _fits(TRANSLATIONS[i][0], props.get(name_key or ""))] or list(enum)
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         sent = gen.args.get("translation", "web")  # the service's default translation

@@ -67,6 +67,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.package_kinds import PACKAGE_KINDS
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
 from env_server.simulators.product_facts import PRODUCT_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
@@ -402,6 +403,7 @@ KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
 KINDS.update(FIGURE_KINDS)  # a coin's rank, its changes over an hour/day/week, its FDV (market_figures)
 KINDS.update(PRODUCT_KINDS)  # UPC-A codes and model numbers (product_facts)
+KINDS.update(PACKAGE_KINDS)  # semver ranges, SRI digests, entry points of package manifests (package_kinds)
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
 KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)

@@ -139,16 +139,19 @@ def candle_series_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
         for key, rows in record.items():
             bars = [r for r in rows if isinstance(r, dict) and {"open", "close"} <= r.keys()] if isinstance(
                 rows, list) else []
-            if len(bars) < 3:
-                continue
-            if len({(b["open"], b["close"]) for b in bars}) == 1:
-                hits.append((f"{path}.{key}", f"{len(bars)} bars with the same open and close"))
-            when = next((k for k in ("datetime", "date", "timestamp", "time", "t") if k in bars[0]), None)
-            times = sorted(t for b in bars if (t := timeline.moment(b.get(when), when or "")) is not None)
-            gaps = {int((b - a).total_seconds()) for a, b in itertools.pairwise(times)}
-            if step and step < 86_400 and len(times) == len(bars) and gaps != {step}:
-                hits.append((f"{path}.{key}", f"bars {sorted(gaps)[:3]} s apart for an interval of {step} s"))
+            if len(bars) >= 3:
+                hits += [(f"{path}.{key}", detail) for detail in _bar_misses(bars, step)]
     return hits
+
+
+def _bar_misses(bars: list[dict[str, Any]], step: int | None) -> list[str]:
+    misses = [f"{len(bars)} bars with the same open and close"] if len({(b["open"], b["close"]) for b in bars}) == 1 else []
+    when = next((k for k in ("datetime", "date", "timestamp", "time", "t") if k in bars[0]), None)
+    times = sorted(t for b in bars if (t := timeline.moment(b.get(when), when or "")) is not None)
+    gaps = {int((b - a).total_seconds()) for a, b in itertools.pairwise(times)}
+    if step and step < 86_400 and len(times) == len(bars) and gaps != {step}:
+        misses.append(f"bars {sorted(gaps)[:3]} s apart for an interval of {step} s")
+    return misses
 
 
 def label_weave_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:

@@ -9,7 +9,7 @@ import itertools
 
 from env_server.catalog import Catalog
 from env_server.environment import ToolEnvironment
-from env_server.simulators.content_rules import Nutrients, SlugSpells, energy_of, slug_of
+from env_server.simulators.content_rules import Nutrients, SlugSpells, StatusRollup, energy_of, slug_of
 from env_server.simulators.records import default_facts
 from env_server.simulators.scripture import TRANSLATIONS, parse_reference
 from env_server.specs.content_checks import (
@@ -241,3 +241,26 @@ def test_the_candle_check_flags_flat_series_and_bars_a_day_apart_for_an_intraday
     flat = {"values": [{"datetime": f"2026-01-{d}T12:00:00Z", "open": 199.74, "close": 199.74} for d in (15, 16, 17)]}
     found = candle_series_hits({"interval": "30min"}, flat)
     assert any("same open" in h[1] for h in found) and any("apart" in h[1] for h in found)
+
+
+def test_a_status_page_indicator_is_its_worst_component(env: ToolEnvironment):
+    page = call(env, "digitalocean_status_get_summary")
+    rollup = StatusRollup()
+    assert rollup.violation(page, {}) is None, page
+    down = {"indicator": "none", "description": "All Systems Operational",
+            "components": [{"status": "operational"}, {"status": "partial_outage"}]}
+    rollup.enforce(down, {})
+    assert (down["indicator"], down["description"]) == ("major", "Partial System Outage")
+
+
+def test_a_users_rarer_badges_count_fewer(env: ToolEnvironment):
+    for user_id in (586418, 22656, 1144035):
+        badges = call(env, "stackexchange_get_user", user_id=user_id, site="stackoverflow")["badge_counts"]
+        assert badges["gold"] <= badges["silver"] <= badges["bronze"], badges
+
+
+def test_a_package_manifest_has_ranges_an_entry_point_and_an_integrity_digest(env: ToolEnvironment):
+    manifest = call(env, "npm_registry_get_version", package="left-pad", version="1.3.0")
+    assert manifest["main"].endswith((".js", ".cjs", ".mjs"))
+    assert manifest["integrity"].startswith("sha512-") and manifest["engines_node"].startswith((">=", "^"))
+    assert all(d["range"].lstrip("^~")[0].isdigit() for d in manifest["dependencies"])
