@@ -281,6 +281,44 @@ class Tiered:
         return None
 
 
+# -- files -----------------------------------------------------------------------------------
+
+_EXTENSIONS = {"image/jpeg": ("jpg", "jpeg"), "image/png": ("png",), "image/gif": ("gif",), "image/webp": ("webp",),
+               "image/heic": ("heic",), "image/svg+xml": ("svg",), "video/mp4": ("mp4",), "video/quicktime": ("mov",),
+               "audio/mpeg": ("mp3",), "application/pdf": ("pdf",), "text/plain": ("txt",), "text/csv": ("csv",),
+               "text/html": ("html", "htm"), "application/json": ("json",), "application/zip": ("zip",),
+               "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ("docx",),
+               "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ("xlsx",)}
+_FILE_NAMES = ("filename", "file_name", "fileName", "original_filename", "originalFilename", "name")
+_MIME_FIELDS = ("mimeType", "mime_type", "mimetype", "content_type", "contentType")
+_EXTENSION = re.compile(r"\.([A-Za-z0-9]{2,5})$")
+
+
+@dataclass(frozen=True)
+class FileType:
+    """A file's name ends in the extension of its MIME type (a PNG is not "notes.txt")."""
+
+    name: str = "a file's extension follows its MIME type"
+    field: tuple[str, ...] = _MIME_FIELDS
+
+    def _pair(self, record: Mapping[str, Any]) -> tuple[str, str, tuple[str, ...]] | None:
+        mime = next((record[k] for k in _MIME_FIELDS if isinstance(record.get(k), str)), None)
+        key = next((k for k in _FILE_NAMES if isinstance(record.get(k), str) and _EXTENSION.search(record[k])), None)
+        wanted = _EXTENSIONS.get(mime.split(";")[0].strip().lower()) if mime else None
+        return (key, str(record[key]), wanted) if key is not None and wanted else None
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        pair = self._pair(record)
+        if pair is not None and _EXTENSION.search(pair[1]).group(1).lower() not in pair[2]:  # type: ignore[union-attr]
+            record[pair[0]] = _EXTENSION.sub("." + pair[2][0], pair[1])
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        pair = self._pair(record)
+        if pair is not None and _EXTENSION.search(pair[1]).group(1).lower() not in pair[2]:  # type: ignore[union-attr]
+            return f"{self.name}: {pair[1]!r} is no {'/'.join(pair[2])} file"
+        return None
+
+
 CONTENT_RULES: tuple[Any, ...] = (
     Nutrients(),
     DishTotals(),
@@ -288,6 +326,7 @@ CONTENT_RULES: tuple[Any, ...] = (
     SlugSpells("slug", ("name", "full_name", "display_name")),
     StatusRollup(),
     Tiered(),
+    FileType(),
 )
 
 

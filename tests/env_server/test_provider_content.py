@@ -9,7 +9,7 @@ import itertools
 
 from env_server.catalog import Catalog
 from env_server.environment import ToolEnvironment
-from env_server.simulators.content_rules import Nutrients, SlugSpells, StatusRollup, energy_of, slug_of
+from env_server.simulators.content_rules import FileType, Nutrients, SlugSpells, StatusRollup, energy_of, slug_of
 from env_server.simulators.records import default_facts
 from env_server.simulators.scripture import TRANSLATIONS, parse_reference
 from env_server.specs.content_checks import (
@@ -264,3 +264,10 @@ def test_a_package_manifest_has_ranges_an_entry_point_and_an_integrity_digest(en
     assert manifest["main"].endswith((".js", ".cjs", ".mjs"))
     assert manifest["integrity"].startswith("sha512-") and manifest["engines_node"].startswith((">=", "^"))
     assert all(d["range"].lstrip("^~")[0].isdigit() for d in manifest["dependencies"])
+
+
+def test_a_media_items_file_name_ends_in_its_mime_types_extension(env: ToolEnvironment):
+    items = call(env, "google_photos_search_media_items", pageSize=5)["mediaItems"]
+    assert items and all(FileType().violation(i, {}) is None for i in items), items
+    assert any(i["mimeType"] == "image/jpeg" and i["filename"].endswith(".jpg") for i in items)
+    assert FileType().violation({"filename": "notes.txt", "mimeType": "image/png"}, {}) is not None
