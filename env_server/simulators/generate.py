@@ -133,6 +133,9 @@ class Generation:
         self.link: str | None = link
         self.home: str | None = home  # the profile's place: where records are when the call names none
         self.category: str = category  # the provider's catalog category: says a vague record's medium
+        # Snake-case names of a stored row's own values in ``args`` (``rows.project``): they are
+        # the row's, so a nested item (a release's tracks) does not repeat them.
+        self.record_only: frozenset[str] = frozenset()
 
     @property
     def snaked_args(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from env_server.simulators.base import SimContext
 from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.geo_kinds import same_country
+from env_server.simulators.own_title import own_arg_names
 
 
 def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, answer: bool = True) -> dict[str, Any]:
@@ -40,6 +41,8 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
         home=profile.place,
         category=spec.category,
     )
+    if profile.operation not in (Operation.SEARCH, Operation.LIST):  # a read's or a write's parts are not it
+        gen.record_only = own_arg_names(args, profile.id_param)
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):
         result = {"result": result}

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.feels_like import feels_like_c
 
 Number = int | float
@@ -311,6 +312,7 @@ RULES: tuple[Rule, ...] = (
     Floored("elapsed covers the requested delay", ("elapsed_ms", "duration_ms", "response_time_ms"),
             ("delay", "delay_seconds", "delay_s"), 1000.0),
 )
+RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs that spell names (content_rules)
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:

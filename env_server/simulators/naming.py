@@ -113,6 +113,17 @@ def title_kind(entity: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
+def part_title_kind(entity: str, parent: str) -> str | None:
+    """The title vocabulary of a record's parts when they are another medium's (a release's
+    ``track`` items: songs), else None."""
+    if not parent:
+        return None
+    part = title_kind(parent)
+    own = title_kind(entity)
+    return part if part != own and part in _TITLE_KINDS and own in _TITLE_KINDS else None
+
+
+@functools.lru_cache(maxsize=4096)
 def description_kind(entity: str) -> str:
     if set(snake(entity).split("_")) & PERSON_ENTITIES:
         return "bio"
@@ -120,6 +131,8 @@ def description_kind(entity: str) -> str:
         return "place_description"
     return _DESCRIPTION_BY_TITLE.get(title_kind(entity), "note_text")
 
+
+_TITLE_KINDS = frozenset(kind for _, kind in _TITLE_BY_ENTITY)
 
 # Field-name rules, first match wins.
 _RULES: list[tuple[re.Pattern[str], str]] = [
@@ -308,6 +321,15 @@ _QUOTE_ROLES = {
 }
 
 
+def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | None:
+    """The name of a record's part: a person's for a creator, a song's for a release's track."""
+    if low in ("name", "display_name", "full_name") and set(snake(parent).split("_")) & PERSON_ENTITIES:
+        return "name"  # the creator's name is a person's, whatever the record's own name is
+    if low in ("title", "name") and hint is None:
+        return part_title_kind(entity, parent)  # a release's tracks are songs, not albums
+    return None
+
+
 def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str]) -> str | None:
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
@@ -316,8 +338,9 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
         return _QUOTE_ROLES[low]
-    if low in ("name", "display_name", "full_name") and set(snake(parent).split("_")) & PERSON_ENTITIES:
-        return "name"  # the creator's name is a person's, whatever the record's own name is
+    part = _part_kind(low, entity, parent, hint)
+    if part is not None:
+        return part
     named = kind_for(field, entity, parent)
     if named is not None and geo_kind(low, snake(entity), snake(parent)) == named and overrides_hint(hint):
         return named  # "cca3" is an alpha-3 code, whatever broader hint a profile gives

@@ -34,3 +34,10 @@ def names_the_record(field: str, entity: str, kind: str | None) -> bool:
         return True
     words = snake(entity).split("_")
     return any(low in (f"{w}_name", f"{w}_title") for w in words)
+
+
+def own_arg_names(args: dict[str, object], id_param: str | None) -> frozenset[str]:
+    """The snake_case names of the call's arguments that name the record it reads or writes
+    (its id parameter, its title): the record's own, not its parts' (``Generation.record_only``)."""
+    named = {snake(k) for k in args if snake(k) in _TITLE_FIELDS or k == "title"}
+    return frozenset(named | ({snake(id_param)} if id_param else set()))

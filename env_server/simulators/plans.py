@@ -15,14 +15,17 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.catalog.infer import ECHO_KEY
-from env_server.simulators import invariants, numeric, paging, timeline
+from env_server.simulators import invariants, numeric, paging, record_steps, timeline
 from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.closed_lists import CLOSED_LISTS
+from env_server.simulators.content_kinds import content_kind
+from env_server.simulators.epoch_kinds import epoch_node
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
 from env_server.simulators.magnitudes import magnitude_kind
+from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
@@ -116,7 +119,8 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
                     snaked = gen._args_snake = {snake(k): v for k, v in args.items()}
                 value = snaked.get(snake_name, MISSING)
             if value is not MISSING and fits_schema(value, schema) and (
-                    type(value) is not str or len(value) <= LONG_ECHO_CHARS or gen.scope.is_top):
+                    type(value) is not str or len(value) <= LONG_ECHO_CHARS or gen.scope.is_top) and (
+                    gen.scope.is_top or snake_name not in gen.record_only):
                 return value
         return fallback(gen, index)
 
@@ -152,10 +156,14 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "null":
         return lambda gen, index: None
     kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
-            or media_kind(name, entity, parent, hints.get(name), typ) or resolve_kind(name, entity, parent, hints))
+            or figure_kind(name, entity, hints.get(name))
+            or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
+            or resolve_kind(name, entity, parent, hints))
     kind = timeline.moment_kind(name, kind, schema.get("format"))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
+    if typ == "integer" and (epoch := epoch_node(name, kind, schema)) is not None:
+        return epoch  # a moment as Unix time (epoch_kinds)
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
@@ -244,6 +252,7 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     paged = paging.binds_pages(props, any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()))
     intervals = timeline.pairs(props)
     period = "period" in props and "year" in props
+    steps = record_steps.steps_for(name, entity, props)  # nutrient tables, Bible verses (record_steps)
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array
@@ -255,6 +264,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             gen.scope = outer
         if may_omit:
             out = {k: v for k, v in out.items() if v is not MISSING}
+        for step in steps:
+            step(out, gen, index)
         if rules:
             invariants.enforce(out, gen.args, rules)
         if stats:

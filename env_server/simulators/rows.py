@@ -13,8 +13,11 @@ from jsonschema import Draft202012Validator
 from env_server.catalog.infer import is_id_param
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.simulators.base import SimContext
+from env_server.simulators.content_rules import enforce_content
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import reports_current
+from env_server.simulators.naming import snake
+from env_server.simulators.own_title import own_arg_names
 from env_server.simulators.plans import fits_schema, short_values
 from state.world import RowState, World
 
@@ -115,13 +118,16 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
                      current=reports_current(spec), plans=ctx.plans, provider=spec.provider, link=spec.link,
                      home=spec.profile.place, category=spec.category)
+    gen.record_only = frozenset(snake(k) for k in known if k not in args) | own_arg_names(args, spec.profile.id_param)
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base
     # A row shows the query that found it where it has no value of its own (a pipeline
     # listed for a project names that project).
     query = row.data.get(QUERY_KEY)
-    return overlay(base, schema, {**query, **row.data} if query else row.data, ctx.validators)
+    out = overlay(base, schema, {**query, **row.data} if query else row.data, ctx.validators)
+    enforce_content(out, args)  # the stored row's values agree too: a slug asked for names the record
+    return out
 
 
 def known_values(data: dict[str, Any]) -> dict[str, Any]:

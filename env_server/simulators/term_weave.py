@@ -2,17 +2,20 @@
 
 A real search answers rows that mention what was asked. A freshly drawn row gets the term
 in the first place a reader sees it, touching its name last: a ``term`` field, its tags,
-its first line of text, then its title (whose page URL follows it, see ``_follow_slug``).
+its first line of text (a sentence that mentions it, ``term_mention``), then its title (a
+title built around it, ``term_title``; its page URL follows, see ``_follow_slug``).
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from typing import Any
 
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import ISO_RE
 from env_server.simulators.plans import fits_schema
+from env_server.simulators.records import default_facts
 from env_server.simulators.values import slugify
 
 TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
@@ -59,24 +62,45 @@ def _weave_into_tags(row: dict[str, Any], shown: str, props: dict[str, Any], by_
 
 
 def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
-    """The row's first line of text that is not its name nor a name of something else."""
+    """The row's first line of text that is not its name nor a name of something else: it
+    gains a sentence that mentions the term, as a snippet would ("It also covers …")."""
     titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake}
     for key, value in row.items():
         if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
                 and not NAMED.search(snake(key)) and not PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
-                and fits_schema(woven := f"{_titled(shown)}: {value}", props[key])):
+                and fits_schema(woven := _mentioned(value, shown), props[key])):
             row[key] = woven
             return True
     return False
 
 
+def _mentioned(text: str, term: str) -> str:
+    """``text`` and one sentence that mentions ``term`` (a frame of ``term_mention``)."""
+    frame = _frame("term_mention", f"{term}|{text}")
+    sentence = frame.replace("{term}", term)
+    sentence = sentence[:1].upper() + sentence[1:]
+    stop = "" if text.rstrip().endswith((".", "!", "?", "…")) else "."
+    return f"{text.rstrip()}{stop} {sentence}"
+
+
+def titled_by(term: str, old: str) -> str:
+    """A title built around ``term`` (a frame of ``term_title``), chosen by the old title."""
+    return _frame("term_title", f"{term}|{old}").replace("{term}", _titled(term))
+
+
+def _frame(kind: str, key: str) -> str:
+    frames = default_facts().vocab.get(kind).values
+    return frames[zlib.crc32(key.encode("utf-8")) % len(frames)]
+
+
 def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
-    """Names first, then any text field (one with no space in it, which the text pass skipped)."""
+    """Names first, then any text field (one with no space in it, which the text pass skipped):
+    the row is retitled around the term, as a real hit for it would be called."""
     for name in TITLE_FIELDS:
         key = by_snake.get(name)
         if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)):
             value = row[key]
-            woven = f"{_titled(shown)}: {value}" if len(value) < 80 else f"{shown}. {value}"
+            woven = titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown)
             if fits_schema(woven, props[key]):
                 row[key] = woven
                 _follow_slug(row, value, woven)

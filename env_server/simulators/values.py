@@ -60,6 +60,7 @@ from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.journey_kinds import JOURNEY_KINDS
 from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
+from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
 from env_server.simulators.medium import media_title_kind
@@ -70,7 +71,9 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.package_kinds import PACKAGE_KINDS
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
+from env_server.simulators.product_facts import PRODUCT_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
@@ -409,6 +412,9 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
+KINDS.update(FIGURE_KINDS)  # a coin's rank, its changes over an hour/day/week, its FDV (market_figures)
+KINDS.update(PRODUCT_KINDS)  # UPC-A codes and model numbers (product_facts)
+KINDS.update(PACKAGE_KINDS)  # semver ranges, SRI digests, entry points of package manifests (package_kinds)
 KINDS.update(ID_FORMAT_KINDS)  # hashes, wallets, ISBNs, IBANs, tracking numbers (id_formats)
 KINDS.update(CLOCK_KINDS)  # offsets, DST flags, local times and sun times follow the record's place
 KINDS.update(DOMAIN_KINDS)  # formats real APIs fix: E.164 phones, short links, platform ids (domain_kinds)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # Record fields named differently across vocabularies that mean the same thing.
 KEY_ALIASES = {"sci_name": "scientific_name", "family_sci_name": "family"}
-SLOTS = ("city", "country", "first_name", "weekday")
+SLOTS = ("city", "country", "first_name", "weekday", "term")  # "term": search answers only (term_weave)
 _SLOT_RE = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -75,6 +75,7 @@ class Vocabulary:
         self._loaded: dict[str, VocabSpec] = {}
         self._indexes: dict[str, dict[str, dict[str, Any]]] = {}
         self._siblings_of: dict[str, tuple[str, ...]] = {}
+        self._words: dict[str, dict[str, tuple[int, ...]]] = {}
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -90,6 +91,17 @@ class Vocabulary:
             spec = self.get(kind)
             first = next(iter(spec.records[0])) if spec.records else ""
             found = self._indexes[kind] = {str(r[first]).lower(): r for r in spec.records}
+        return found
+
+    def word_index(self, kind: str) -> dict[str, tuple[int, ...]]:
+        """Each word (four letters or more, lowercased) of a kind's texts -> the entries that use it."""
+        found = self._words.get(kind)
+        if found is None:
+            index: dict[str, list[int]] = {}
+            for i, text in enumerate(self.get(kind).texts):
+                for word in set(re.findall(r"[a-z]{4,}", text.lower())):
+                    index.setdefault(word, []).append(i)
+            found = self._words[kind] = {w: tuple(ids) for w, ids in index.items()}
         return found
 
     def lookup(self, kind: str, text: str) -> dict[str, Any] | None:

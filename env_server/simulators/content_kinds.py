@@ -1,0 +1,44 @@
+"""Labels drawn from the vocabulary of the record's own trade: a company's industries, a
+charity's NTEE category, a dictionary sense's register and subject, not the everyday
+``category`` list ("Podcasts" for a charity).
+
+``content_kind(name, entity, hint)`` is asked once per schema node (``plans``), before the
+field name's generic kind; it answers None unless the field and its record say which label.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from env_server.simulators.naming import snake
+
+# Hints too broad to say which label (a profile's "category" for a charity's NTEE class).
+_BROAD_HINTS = frozenset({None, "category", "tag", "word", "text", "title", "status", "genre", "percentage"})
+_CHARITY = frozenset({"charity", "charities", "nonprofit", "nonprofits", "organization", "organisation", "ngo",
+                      "foundation", "exempt"})
+_DICTIONARY = frozenset({"dictionary", "entry", "entries", "sense", "senses", "thesaurus", "lemma", "definition", "translation",
+                         "word", "headword", "meaning", "synonym"})
+
+_INDUSTRY = re.compile(r"^(industry|industries|sector|sectors|industry_name)$")
+_CHARITY_CLASS = re.compile(r"^(category|categories|category_desc|cause|causes|ntee_type|ntee_category|ntee_desc|"
+                            r"classification)$")
+_REGISTER = re.compile(r"^(register|registers)$")
+_SUBJECT = re.compile(r"^(domain|domains|subject_domain|subject_domains|subject|subjects)$")
+
+
+@functools.lru_cache(maxsize=8192)
+def content_kind(name: str, entity: str, hint: str | None) -> str | None:
+    """The trade vocabulary of a label field, or None to let the other rules decide."""
+    if hint not in _BROAD_HINTS:
+        return None
+    low, words = snake(name), set(snake(entity).split("_"))
+    if _INDUSTRY.match(low):
+        return "industry"
+    if words & _CHARITY and _CHARITY_CLASS.match(low):
+        return "charity_category"
+    if words & _DICTIONARY and _REGISTER.match(low):
+        return "word_register"
+    if words & _DICTIONARY and _SUBJECT.match(low) and hint != "title":
+        return "subject_domain"
+    return None

@@ -1,0 +1,31 @@
+"""Steps that finish one generated record of a known shape, chosen once per object schema.
+
+``plans`` asks ``steps_for(name, entity, props)`` when it compiles an object and runs the
+steps on each record it builds, before the record's invariants: a per-100 g nutrient table
+(``nutrition``), a Bible verse and a translation (``scripture``), a VAT number's company and
+a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's own
+description (``product_facts``), a bar of a price series (``candles``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from env_server.simulators import candles, coin_facts, nutrition, product_facts, scripture, tax_facts
+
+if TYPE_CHECKING:
+    from env_server.simulators.generate import Generation
+
+Step = Callable[[dict[str, Any], "Generation", "int | None"], None]
+
+
+def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, ...]:
+    found: list[Step | None] = [scripture.verse_step(entity, props), scripture.passage_step(entity, props),
+                                scripture.translation_step(entity, props), tax_facts.vat_number_step(entity, props),
+                                tax_facts.vat_rate_step(entity, props), coin_facts.coin_step(entity, props),
+                                product_facts.product_step(entity, props), candles.candle_step(entity, props)]
+    per_100g = nutrition.per_100g(name, entity, props)
+    if per_100g is not None:
+        found.append(lambda record, gen, index: per_100g(record, gen))
+    return tuple(step for step in found if step is not None)
