@@ -23,7 +23,8 @@ Step = Callable[[dict[str, Any], "Generation", "int | None"], None]
 def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, ...]:
     found: list[Step | None] = [scripture.verse_step(entity, props), scripture.passage_step(entity, props),
                                 scripture.translation_step(entity, props), tax_facts.vat_number_step(entity, props),
-                                tax_facts.vat_rate_step(entity, props), coin_facts.coin_step(entity, props),
+                                tax_facts.vat_rate_step(entity, props), tax_facts.vat_price_step(entity, props),
+                                coin_facts.coin_step(entity, props),
                                 product_facts.product_step(entity, props), candles.candle_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:

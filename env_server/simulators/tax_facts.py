@@ -77,6 +77,33 @@ def vat_rate_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     return step
 
 
+def vat_price_step(entity: str, props: Mapping[str, Any]) -> Step | None:
+    """The step that prices the call's amount with its member state's VAT: the standard rate,
+    or the lowest reduced rate when the call names a reduced-rate category; ``incl`` says the
+    amount already holds the VAT."""
+    if not {"price_excl_vat", "price_incl_vat", "vat_rate"} <= set(props):
+        return None
+
+    def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
+        asked, amount = gen.args.get("country_code"), gen.args.get("amount")
+        row = next((r for r in gen.facts.vocab.get(_RATES).records
+                    if isinstance(asked, str) and r["country_code"] == asked.upper()), None)
+        if row is None or not isinstance(amount, (int, float)) or isinstance(amount, bool):
+            return
+        category = gen.args.get("type")
+        reduced = row.get("reduced_rates") or []
+        rate = float(min(reduced)) if isinstance(category, str) and reduced else float(row["standard_rate"])
+        factor = 1 + rate / 100
+        excl, incl = (amount / factor, float(amount)) if gen.args.get("incl") is True else (float(amount), amount * factor)
+        record.update({"price_excl_vat": round(excl, 2), "price_incl_vat": round(incl, 2), "vat_rate": rate})
+        for key, value in (("country_code", row["country_code"]), ("country_name", row["country_name"]),
+                           ("type", category if isinstance(category, str) else "standard")):
+            if key in record or key in props:
+                record[key] = value
+
+    return step
+
+
 def _fits(value: Any, schema: Any) -> bool:
     if not isinstance(schema, dict):
         return True

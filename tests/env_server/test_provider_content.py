@@ -271,3 +271,12 @@ def test_a_media_items_file_name_ends_in_its_mime_types_extension(env: ToolEnvir
     assert items and all(FileType().violation(i, {}) is None for i in items), items
     assert any(i["mimeType"] == "image/jpeg" and i["filename"].endswith(".jpg") for i in items)
     assert FileType().violation({"filename": "notes.txt", "mimeType": "image/png"}, {}) is not None
+
+
+def test_a_vat_price_applies_the_member_states_real_rate_to_the_amount_asked(env: ToolEnvironment):
+    # Germany: 19% standard, 7% reduced (books); incl=True means the amount already holds the VAT.
+    plain = call(env, "vatlayer_calculate_price", amount=2400, country_code="DE")
+    assert (plain["country_name"], plain["vat_rate"], plain["type"]) == ("Germany", 19.0, "standard")
+    assert (plain["price_excl_vat"], plain["price_incl_vat"]) == (2400.0, 2856.0)
+    books = call(env, "vatlayer_calculate_price", amount=119, country_code="de", type="books", incl=True)
+    assert (books["vat_rate"], books["price_incl_vat"], books["price_excl_vat"]) == (7.0, 119.0, 111.21)
