@@ -197,26 +197,16 @@ class ScenarioSession:
     # -- the call hook --------------------------------------------------------------------
 
     def before_call(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None) -> str | None:
-        with self._lock:
-            self._running = None
-            task = self.current
-            step_id = step_id_of(meta)
-            refusal = self._refusal(task, name, arguments, step_id)
-            if refusal is not None:
-                return refusal
-            task.calls += 1
-            step = self._step_for(task, step_id, name, arguments)
-            step.calls.append(PredictedCall.of(name, arguments))
-            pinned = self._pin(task, step, name, arguments)
-            entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name,
-                              arguments=arguments, pinned=pinned)
-            self.entries.append(entry)
-            self._running = entry
-            return None
+        return self._admit(name, arguments, meta, None)
 
     def before_fault(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None,
                      fault: Fault) -> str | None:
         """An injected fault answers this call: logged, never matched, not counted in the call budget."""
+        return self._admit(name, arguments, meta, fault)
+
+    def _admit(self, name: str, arguments: dict[str, Any], meta: Mapping[str, Any] | None,
+               fault: Fault | None) -> str | None:
+        """Log a call in its task and step, or return why it is refused; ``fault`` marks one a fault answers."""
         with self._lock:
             self._running = None
             task = self.current
@@ -224,11 +214,19 @@ class ScenarioSession:
             refusal = self._refusal(task, name, arguments, step_id)
             if refusal is not None:
                 return refusal
-            task.faults += 1
+            if fault is None:
+                task.calls += 1
+            else:
+                task.faults += 1
             step = self._step_for(task, step_id, name, arguments)
-            step.faulted.append((name, canonical_arguments(arguments)))
-            entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name, arguments=arguments,
-                              fault=fault.code.value)
+            if fault is None:
+                step.calls.append(PredictedCall.of(name, arguments))
+                entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name,
+                                  arguments=arguments, pinned=self._pin(task, step, name, arguments))
+            else:
+                step.faulted.append((name, canonical_arguments(arguments)))
+                entry = CallEntry(task=task.index, step=step.index, step_id=step_id, name=name, arguments=arguments,
+                                  fault=fault.code.value)
             self.entries.append(entry)
             self._running = entry
             return None

@@ -157,6 +157,8 @@ def slug_of(text: str) -> str:
 
 # A slug may lead with the record's numeric id, as Hearthstone's do ("52119-arch-villain-rafaam").
 _ID_PREFIX = re.compile(r"^\d+-")
+# A slug a name can be read back from: a few short words joined by hyphens ("albert-einstein").
+_NAME_SLUG = re.compile(r"^(?:\d+-)?[a-z0-9]{1,20}(?:-[a-z0-9]{1,20}){0,5}$")
 
 
 def _spells(slug: str, name: str) -> bool:
@@ -198,6 +200,8 @@ class SlugSpells:
             return
         slug, named = pair
         sent = record[slug] if record[slug] in args.values() else None  # the call asked for this slug
+        if sent is not None and not _NAME_SLUG.match(sent):
+            return  # not a name's slug ("QQQ…", "x_y"): the record keeps its own name
         if sent is not None:
             old = slug_of(record[named])
             record[named] = name_of(_ID_PREFIX.sub("", sent))
@@ -210,9 +214,11 @@ class SlugSpells:
 
     def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
         pair = self._pair(record)
-        if pair is not None and not _spells(record[pair[0]], record[pair[1]]):
-            return f"{self.name}: {pair[0]}={record[pair[0]]!r} does not spell {pair[1]}={record[pair[1]]!r}"
-        return None
+        if pair is None or _spells(record[pair[0]], record[pair[1]]):
+            return None
+        if record[pair[0]] in args.values() and not _NAME_SLUG.match(record[pair[0]]):
+            return None  # a sent slug no name spells is the caller's, as ``enforce`` leaves it
+        return f"{self.name}: {pair[0]}={record[pair[0]]!r} does not spell {pair[1]}={record[pair[1]]!r}"
 
 
 # -- status pages and badge tallies -------------------------------------------------------------

@@ -90,6 +90,20 @@ _LOREM_SHAPE_RE = re.compile(r"[A-Za-z]+(?:\.? [A-Za-z]+)*\.?")
 _EXEMPT_RE = re.compile(r"lorem.?ipsum|json.?placeholder", re.IGNORECASE)
 
 
+def read_number(value: Any) -> float | None:
+    """A field's number, written as a number or as numeric text ("48.85"); None otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
 def walk_records(value: Any, path: str = "$") -> Iterator[tuple[str, dict[str, Any]]]:
     """Every object in ``value`` (itself included) with its JSON path."""
     if isinstance(value, dict):

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from env_server.simulators.naming import snake
+from env_server.specs.audit_checks import read_number
 
 Hit = tuple[str, str]  # (path, detail), as in audit_checks
 
@@ -42,7 +43,7 @@ def _walk(value: Any, path: str) -> Iterator[Hit]:
 def _record_hits(record: dict[str, Any], path: str) -> Iterator[Hit]:
     values: dict[str, float] = {}
     for key, raw in record.items():
-        number = _number(raw)
+        number = read_number(raw)
         if number is not None:
             values[snake(key)] = number
     if {"open", "high", "low", "close"} <= values.keys():
@@ -62,7 +63,7 @@ def _record_hits(record: dict[str, Any], path: str) -> Iterator[Hit]:
 def _arc_seconds(record: dict[str, Any], path: str) -> Iterator[Hit]:
     names = {snake(k): k for k in record}
     for axis, plus, minus in (("latitude", "N", "S"), ("longitude", "E", "W")):
-        degrees = _number(record.get(names.get(axis, ""), None))
+        degrees = read_number(record.get(names.get(axis, ""), None))
         text = record.get(names.get(f"{axis}_sec", ""), None)
         found = _SECONDS.match(text) if isinstance(text, str) else None
         if degrees is None or found is None:
@@ -72,14 +73,3 @@ def _arc_seconds(record: dict[str, Any], path: str) -> Iterator[Hit]:
             yield f"{path}.{names[axis + '_sec']}", f"{text!r} is {signed:.4f}°, not the {axis} {degrees}"
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None

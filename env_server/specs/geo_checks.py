@@ -23,7 +23,7 @@ from env_server.simulators.countries import WORLD_REGIONS, CountryFact, CountryI
 from env_server.simulators.geo_kinds import point_arg
 from env_server.simulators.records import LAT_ARGS, LON_ARGS, arg_number, default_facts
 from env_server.simulators.reference import haversine_km
-from env_server.specs.audit_checks import walk_records
+from env_server.specs.audit_checks import read_number, walk_records
 
 Hit = tuple[str, str]
 
@@ -109,24 +109,13 @@ def _zone_hits(record: Mapping[str, Any], today: dt.date) -> Iterator[str]:
         yield f"{secs[0]}={secs[1]} is not an offset {zone[1]} observes"
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
 
 
 def _point(record: Mapping[str, Any]) -> tuple[float, float] | None:
     lat, lon = _first(record, LATS), _first(record, LONS)
     if lat is None or lon is None:
         return None
-    a, b = _number(lat[1]), _number(lon[1])
+    a, b = read_number(lat[1]), read_number(lon[1])
     return (a, b) if a is not None and b is not None else None
 
 
@@ -135,7 +124,7 @@ def _box_hits(record: Mapping[str, Any]) -> Iterator[str]:
     box = record.get("boundingbox")
     if point is None or not isinstance(box, list) or len(box) != 4:
         return
-    south, north, west, east = (_number(v) for v in box)
+    south, north, west, east = (read_number(v) for v in box)
     if None in (south, north, west, east):
         return
     lat, lon = point
