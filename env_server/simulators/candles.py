@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import timeline
+from env_server.simulators.market_figures import day_close
+from env_server.simulators.scripture import call_once
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -123,13 +125,28 @@ def _bar_moment(gen: Generation, index: int, seconds: int) -> dt.datetime:
 
 
 def _price(gen: Generation, fact: InstrumentFact, moment: dt.datetime) -> float:
-    """The walk's price at a moment: the day's close, reached along the day from the previous close."""
+    """The walk's price at a moment (once per call: a bar's open is the previous bar's close)."""
+    memo: dict[tuple[str, dt.datetime], float] = call_once(gen, "candle:prices", dict)
+    key = (fact.symbol, moment)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _walk_price(gen, fact, moment)
+    return found
+
+
+def _walk_price(gen: Generation, fact: InstrumentFact, moment: dt.datetime) -> float:
+    """The day's close, reached along the day from the previous close."""
     day = moment.date()
-    close = gen.market.usd_price(fact.symbol, day) or fact.price_usd
-    previous = gen.market.usd_price(fact.symbol, day - dt.timedelta(days=1)) or close
+    close = _close(gen, fact, day)
+    previous = _close(gen, fact, day - dt.timedelta(days=1))
     share = (moment - dt.datetime.combine(day, dt.time())).total_seconds() / _DAY
     noise = fact.volatility * 0.004 * _unit(gen, fact.symbol, moment, "p")
     return (previous + (close - previous) * share) * (1 + noise) if share else previous
+
+
+def _close(gen: Generation, fact: InstrumentFact, day: dt.date) -> float:
+    """The walk's close of a day (once per call: the bars of a day share it)."""
+    return day_close(gen, fact.symbol, day) or fact.price_usd
 
 
 def _volume(gen: Generation, fact: InstrumentFact, moment: dt.datetime, seconds: int, price: float) -> int | float:

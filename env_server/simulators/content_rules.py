@@ -8,6 +8,7 @@ They have the shape of ``invariants`` rules (``field`` names the fields that bin
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Mapping
@@ -22,15 +23,32 @@ SUGAR = ("SUGAR", "sugar", "sugars", "sugar_g")
 
 
 def _first(record: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
-    return next((n for n in names if n in record), None)
+    for name in names:
+        if name in record:
+            return name
+    return None
 
 
 def _grams(record: Mapping[str, Any], names: tuple[str, ...]) -> tuple[str, float] | None:
     key = _first(record, names)
-    value = record[key] if key is not None else None
-    if key is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+    if key is None:
+        return None
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return key, float(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_table(fields: tuple[str, ...]) -> bool:
+    return not set(fields).isdisjoint(_TOTALS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_macros(fields: tuple[str, ...]) -> bool:
+    """Whether a record with these fields names a macronutrient (once per record shape)."""
+    names = set(fields)
+    return any(not names.isdisjoint(group) for group in (PROTEIN, FAT, CARBS))
 
 
 def energy_of(protein: float, fat: float, carbs: float) -> float:
@@ -51,6 +69,8 @@ class Nutrients:
         return None if any(p is None for p in parts) else parts  # type: ignore[return-value]
 
     def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        if not _has_macros(tuple(record)):  # a dish's headline calories alone: nothing to bind
+            return
         sugar, carbs = _grams(record, SUGAR), _grams(record, CARBS)
         if sugar is not None and carbs is not None and sugar[1] > carbs[1]:
             record[sugar[0]] = _like(record[sugar[0]], carbs[1] * 0.6)
@@ -104,6 +124,8 @@ class DishTotals:
     field: tuple[str, ...] = ("calories", "totalWeight", "total_weight")
 
     def _table(self, record: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[tuple[str, float], ...]] | None:
+        if not _has_table(tuple(record)):  # no nutrient table: nothing to bind (once per record shape)
+            return None
         key = _first(record, _TOTALS)
         table = record.get(key) if key is not None else None
         if not isinstance(table, dict):
@@ -111,9 +133,9 @@ class DishTotals:
         parts = tuple(_grams(table, names) for names in (ENERGY, PROTEIN, FAT, CARBS))
         return None if any(p is None for p in parts) else (table, parts)  # type: ignore[return-value]
 
-    def _wants(self, record: Mapping[str, Any]) -> list[tuple[str, float, bool]]:
+    def _wants(self, record: Mapping[str, Any], found: Any = None) -> list[tuple[str, float, bool]]:
         """(field, wanted value, whether the value is a floor)."""
-        found = self._table(record)
+        found = found or self._table(record)
         if found is None:
             return []
         _, ((_, kcal), (_, p), (_, f), (_, c)) = found
@@ -127,6 +149,8 @@ class DishTotals:
 
     def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
         found = self._table(record)
+        if found is None:
+            return
         calories = _grams(record, ("calories",))
         if found is not None and calories is not None and found[1][0][1] > calories[1] > 0:
             table, parts = found  # the table shrinks to the headline (values only go down)
@@ -134,7 +158,8 @@ class DishTotals:
             for key, value in parts:
                 table[key] = _like_down(table[key], value * ratio)
             Nutrients().enforce(table, args)
-        for key, want, floor in self._wants(record):
+            found = self._table(record)
+        for key, want, floor in self._wants(record, found):
             if not floor or record[key] < want:
                 record[key] = _like(record[key], want)
 
@@ -338,6 +363,12 @@ CONTENT_RULES: tuple[Any, ...] = (
 
 def enforce_content(record: dict[str, Any], args: Mapping[str, Any]) -> None:
     """Apply the content rules to one finished record (a stored row laid over a fresh draw)."""
-    for rule in CONTENT_RULES:
-        if not set(rule.field).isdisjoint(record):
-            rule.enforce(record, args)
+    for rule in _content_rules_for(tuple(record)):
+        rule.enforce(record, args)
+
+
+@functools.lru_cache(maxsize=4096)
+def _content_rules_for(fields: tuple[str, ...]) -> tuple[Any, ...]:
+    """The content rules a record with these field names can bind (by name, once per shape)."""
+    names = set(fields)
+    return tuple(rule for rule in CONTENT_RULES if not names.isdisjoint(rule.field))

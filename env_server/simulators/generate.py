@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -133,9 +133,10 @@ class Generation:
         self.link: str | None = link
         self.home: str | None = home  # the profile's place: where records are when the call names none
         self.category: str = category  # the provider's catalog category: says a vague record's medium
-        # Snake-case names of a stored row's own values in ``args`` (``rows.project``): they are
-        # the row's, so a nested item (a release's tracks) does not repeat them.
-        self.record_only: frozenset[str] = frozenset()
+        # Snake-case names of the values in ``args`` that are the record's own (a stored row's, the
+        # id and title a read or write names), made on first need: nested items (a release's
+        # tracks) do not repeat them.
+        self.record_only_from: Callable[[], frozenset[str]] | None = None
 
     @property
     def snaked_args(self) -> dict[str, Any]:
@@ -144,6 +145,10 @@ class Generation:
         if snaked is None:
             snaked = self._args_snake = {snake(k): v for k, v in self.args.items()}
         return snaked
+
+    @functools.cached_property
+    def record_only(self) -> frozenset[str]:
+        return self.record_only_from() if self.record_only_from is not None else frozenset()
 
     @functools.cached_property
     def market(self) -> SessionMarket:
@@ -295,7 +300,9 @@ class Generation:
         """The record's instrument today, in the call's currency (USD by default):
         ``close`` (the current price), ``open``, ``high``, ``low`` or ``previous_close``."""
         fact = self.scope.instrument()
-        opened, high, low, close = self.market.day_range(fact.symbol, self.today)
+        # Once per record: its open, high, low and close are one day's range.
+        opened, high, low, close = self.scope.once(f"day_range:{fact.symbol}",
+                                                   lambda: self.market.day_range(fact.symbol, self.today))
         usd = {"open": opened, "high": high, "low": low, "close": close, "previous_close": opened}[role]
         per = self.market.per_usd(self.call_currency() or "USD", self.today) or 1.0
         value = usd * per

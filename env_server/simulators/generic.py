@@ -42,7 +42,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
         category=spec.category,
     )
     if profile.operation not in (Operation.SEARCH, Operation.LIST):  # a read's or a write's parts are not it
-        gen.record_only = own_arg_names(args, profile.id_param)
+        gen.record_only_from = lambda: own_arg_names(args, profile.id_param)
     result = gen.fill(spec.output_schema)
     if not isinstance(result, dict):
         result = {"result": result}

@@ -1,4 +1,4 @@
-"""A coin's figures as a market-data API lists them: its rank by market cap, its price
+"""A coin's figures as a market-data API lists them: its rank by typical market cap, its price
 change over the last hour, day or week (from the session market's own price walk), its
 trading volume and its fully diluted value.
 
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.naming import snake
+from env_server.simulators.scripture import call_once
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -50,14 +51,28 @@ def figure_kind(field: str, entity: str, hint: str | None) -> str | None:
     return next((kind for pattern, kind in _ROLES if pattern.match(low)), None)
 
 
+def day_close(gen: Generation, symbol: str, day: dt.date) -> float | None:
+    """The session walk's price of ``symbol`` on ``day``, once per call (rows and bars share it)."""
+    memo: dict[tuple[str, dt.date], float | None] = call_once(gen, "market:closes", dict)
+    key = (symbol, day)
+    if key not in memo:
+        memo[key] = gen.market.usd_price(symbol, day)
+    return memo[key]
+
+
 def coin_rank(gen: Generation) -> int:
     """The instrument's place among the table's coins by market cap (BTC is 1)."""
     fact = gen.scope.instrument()
+    ranks: dict[str, int] = call_once(gen, "coin_ranks", lambda: _ranks(gen))
+    return ranks.get(fact.symbol) or len(ranks) + gen.rng.randint(20, 900)
+
+
+def _ranks(gen: Generation) -> dict[str, int]:
+    """The market's coins by their typical cap (the table's price × supply; a session's walk
+    moves each coin within about a year's swing, which rarely reorders them)."""
     coins = [f for f in gen.facts.market_table.instruments.values() if f.kind == "crypto" and f.supply]
-    if fact not in coins:
-        return len(coins) + gen.rng.randint(20, 900)
-    caps = sorted(coins, key=lambda f: -(gen.market.usd_price(f.symbol, gen.today) or f.price_usd) * f.supply)
-    return caps.index(fact) + 1
+    caps = sorted(coins, key=lambda f: -f.price_usd * f.supply)
+    return {f.symbol: i + 1 for i, f in enumerate(caps)}
 
 
 def coin_change(days: int) -> Callable[[Generation], float]:
@@ -65,10 +80,10 @@ def coin_change(days: int) -> Callable[[Generation], float]:
 
     def draw(gen: Generation) -> float:
         fact = gen.scope.instrument()
-        now = gen.market.usd_price(fact.symbol, gen.today)
+        now = day_close(gen, fact.symbol, gen.today)
         if not days or now is None:
             return round(gen.rng.gauss(0.0, fact.volatility * 0.6), 2)
-        then = gen.market.usd_price(fact.symbol, gen.today - dt.timedelta(days=days))
+        then = day_close(gen, fact.symbol, gen.today - dt.timedelta(days=days))
         return round((now / then - 1) * 100, 2) if then else 0.0
 
     return draw
