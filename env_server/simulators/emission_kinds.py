@@ -104,27 +104,32 @@ def _fitting(rows: tuple[dict[str, Any], ...], flat: Mapping[str, Any]) -> tuple
 def activity_amount(gen: Generation, row: Mapping[str, Any]) -> float:
     """The call's activity amount in the unit ``row``'s factor is per (a typical amount
     when it gives none: a stored estimate listed without its question)."""
-    flat = _flat(gen)
     unit_type = row["unit_type"]
-    energy, weight, distance = _number(flat, "energy"), _number(flat, "weight"), _number(flat, "distance")
-    energy_unit = str(flat.get("energy_unit") or "kWh").lower()
-    weight_unit = str(flat.get("weight_unit") or "kg").lower()
-    distance_unit = str(flat.get("distance_unit") or "km").lower()
-    km = distance * _TO_KM.get(distance_unit, 1.0) if distance is not None else None
-    if unit_type == "Energy" and energy is not None:
-        return energy * _TO_KWH.get(energy_unit, 1.0)
-    if unit_type == "Weight" and weight is not None:
-        return weight * _TO_KG.get(weight_unit, 1.0)
-    if unit_type == "Distance" and km is not None:
-        return km / _TO_KM["mi"] if row["unit"] == "mi" else km
-    if unit_type == "PassengerOverDistance" and km is not None:
-        return km * (_number(flat, "passengers") or 1.0)
-    if unit_type == "WeightOverDistance" and km is not None and weight is not None:
-        return km * weight * _TO_KG.get(weight_unit, 1.0) / 1000
-    if unit_type == "Money" and _number(flat, "money") is not None:
-        return _number(flat, "money") or 0.0
+    sent = _sent_amount(_flat(gen), unit_type, str(row["unit"]))
+    if sent is not None:
+        return sent
     lo, hi = _TYPICAL[unit_type]  # the call gives no amount in this unit: a typical one
     return round(gen.rng.uniform(lo, hi), 1)
+
+
+def _sent_amount(flat: Mapping[str, Any], unit_type: str, unit: str) -> float | None:
+    """The amount the call sent for a factor of ``unit_type``, in the factor's unit; None if none."""
+    energy, weight, distance = _number(flat, "energy"), _number(flat, "weight"), _number(flat, "distance")
+    kg = weight * _TO_KG.get(str(flat.get("weight_unit") or "kg").lower(), 1.0) if weight is not None else None
+    km = distance * _TO_KM.get(str(flat.get("distance_unit") or "km").lower(), 1.0) if distance is not None else None
+    if unit_type == "Energy":
+        return energy * _TO_KWH.get(str(flat.get("energy_unit") or "kWh").lower(), 1.0) if energy is not None else None
+    if unit_type == "Weight":
+        return kg
+    if km is None:
+        return _number(flat, "money") if unit_type == "Money" else None
+    if unit_type == "Distance":
+        return km / _TO_KM["mi"] if unit == "mi" else km
+    if unit_type == "PassengerOverDistance":
+        return km * (_number(flat, "passengers") or 1.0)
+    if unit_type == "WeightOverDistance":
+        return km * kg / 1000 if kg is not None else None
+    return _number(flat, "money") if unit_type == "Money" else None
 
 
 def _legs(gen: Generation) -> list[Mapping[str, Any]]:
