@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import math
 import unicodedata
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -381,7 +382,11 @@ class ReferenceData:
             import holidays
 
             try:
-                found = sorted(holidays.country_holidays(key[0], years=year).items())
+                with warnings.catch_warnings():
+                    # Some calendars (Brazil's, the liturgical ones) are only tabled for a span of
+                    # years and warn outside it; the rules still give that year's fixed days.
+                    warnings.simplefilter("ignore", UserWarning)
+                    found = sorted(holidays.country_holidays(key[0], years=year).items())
             except NotImplementedError:
                 found = []
             self._holidays[key] = found

@@ -71,7 +71,9 @@ def vat_rate_step(entity: str, props: Mapping[str, Any]) -> Step | None:
             offset = call_once(gen, "vat:offset", lambda: gen.rng.randrange(len(rates)))
             row = rates[(offset + (index or 0) * 7) % len(rates)]  # 7 and 27 are coprime: no repeats
         for key, value in row.items():
-            if key in record and _fits(value, props.get(key)):
+            if key in record and isinstance(value, list) and (props.get(key) or {}).get("type") == "object":
+                record[key] = _by_category(value, props[key])
+            elif key in record and _fits(value, props.get(key)):
                 record[key] = list(value) if isinstance(value, list) else value
 
     return step
@@ -102,6 +104,20 @@ def vat_price_step(entity: str, props: Mapping[str, Any]) -> Step | None:
                 record[key] = value
 
     return step
+
+
+# Reduced-rate categories a member state taxes at its lowest reduced rate; the others (hotels,
+# restaurants, transport, admissions) take its highest.
+_ESSENTIALS = frozenset({"books", "foodstuffs", "medical", "newspapers", "pharmaceuticals", "water"})
+
+
+def _by_category(rates: list[float], schema: dict[str, Any]) -> dict[str, float]:
+    """A state's reduced rates as a category table (vatlayer's ``reduced_rates`` object);
+    empty for a state with no reduced rate."""
+    if not rates:
+        return {}
+    low, high = float(min(rates)), float(max(rates))
+    return {name: low if name in _ESSENTIALS else high for name in schema.get("properties") or {}}
 
 
 def _fits(value: Any, schema: Any) -> bool:

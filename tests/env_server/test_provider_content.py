@@ -280,3 +280,17 @@ def test_a_vat_price_applies_the_member_states_real_rate_to_the_amount_asked(env
     assert (plain["price_excl_vat"], plain["price_incl_vat"]) == (2400.0, 2856.0)
     books = call(env, "vatlayer_calculate_price", amount=119, country_code="de", type="books", incl=True)
     assert (books["vat_rate"], books["price_incl_vat"], books["price_excl_vat"]) == (7.0, 119.0, 111.21)
+
+
+def test_a_vat_rate_table_lists_reduced_rates_by_category_as_its_schema_says(env: ToolEnvironment):
+    # Czechia: 21% standard, one reduced rate (12%) for every category; Austria: 10% and 13%.
+    czech = call(env, "vatlayer_get_rate", country_code="CZ")
+    assert czech["standard_rate"] == 21.0 and set(czech["reduced_rates"].values()) == {12.0}
+    austria = call(env, "vatlayer_get_rate", country_code="AT")["reduced_rates"]
+    assert austria["books"] == 10.0 and austria["hotels"] == 13.0
+
+
+def test_holidays_of_a_year_outside_a_calendars_table_come_without_a_warning(env: ToolEnvironment):
+    # The holidays package tables India's lunar holidays for 2001-2035 only and warns outside
+    # them; the tests turn warnings into errors, so a warning here fails the call.
+    assert call(env, "nager_date_get_public_holidays", year=1999, countryCode="IN") is not None
