@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from env_server.catalog import Catalog
+from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
 from state import Database
 
@@ -28,5 +29,20 @@ def env(builtin_catalog: Catalog) -> ToolEnvironment:
 
 def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
     outcome = env.call_tool("free", name, args)
+    assert not outcome.is_error, outcome.message
+    return outcome.result
+
+
+def session(catalog: Catalog, family_of: str, sid: str = "s") -> ToolEnvironment:
+    """An environment with one session ``sid`` (seed 3) over the family of tool ``family_of``."""
+    env = ToolEnvironment(catalog, Database(), ServerSettings())
+    family = catalog.tools[family_of].family
+    env.create_session(tools=[n for n, s in catalog.tools.items() if s.family == family], session_id=sid, seed=3)
+    return env
+
+
+def ok(env: ToolEnvironment, tool: str, /, **args: Any) -> Any:
+    """The result of ``tool`` in session "s", which must not be an error."""
+    outcome = env.call_tool("s", tool, args)
     assert not outcome.is_error, outcome.message
     return outcome.result

@@ -4,35 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import Any
 
 import pytest
 from mcp import Client
 
-from env_server import ToolEnvironment
 from env_server.catalog import Catalog
-from env_server.config import ServerSettings
 from env_server.simulators.answers import answer_rows, term_words
 from env_server.simulators.paging import answer_pages, order_rows
 from env_server.simulators.term_weave import titled_by
 from env_server.simulators.values import slugify
 from env_server.specs.audit_lists import question_hits
-from state import Database
+from tests.env_server.free_play import ok, session
 from tests.servers import running_server
-
-
-def session(catalog: Catalog, family_of: str, sid: str = "s") -> ToolEnvironment:
-    env = ToolEnvironment(catalog, Database(), ServerSettings())
-    family = catalog.tools[family_of].family
-    env.create_session(tools=[n for n, s in catalog.tools.items() if s.family == family], session_id=sid, seed=3)
-    return env
-
-
-def ok(env: ToolEnvironment, tool: str, /, **args: Any) -> Any:
-    outcome = env.call_tool("s", tool, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
-
 
 # -- pure rules ----------------------------------------------------------------------------
 
