@@ -27,7 +27,7 @@ def env(builtin_catalog: Catalog) -> ToolEnvironment:
     return ToolEnvironment(builtin_catalog, Database())
 
 
-def call(env: ToolEnvironment, name: str, **args: Any) -> Any:
+def call(env: ToolEnvironment, name: str, /, **args: Any) -> Any:
     outcome = env.call_tool("free", name, args)
     assert not outcome.is_error, outcome.message
     return outcome.result

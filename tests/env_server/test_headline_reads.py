@@ -16,21 +16,10 @@ from env_server.simulators.records import default_facts
 from env_server.simulators.reference import haversine_km
 from env_server.simulators.sky import RARE, band, plausible
 from env_server.specs.headline_checks import headline_hits
-from state import Database
+from tests.env_server.free_play import call, env  # noqa: F401  (fixtures)
 from tests.servers import running_server
 
 TODAY = dt.date(2026, 1, 15)
-
-
-@pytest.fixture(scope="module")
-def env(builtin_catalog) -> ToolEnvironment:
-    return ToolEnvironment(builtin_catalog, Database())
-
-
-def call(env: ToolEnvironment, tool_name: str, **args: Any) -> Any:
-    outcome = env.call_tool("free", tool_name, args)
-    assert not outcome.is_error, outcome.message
-    return outcome.result
 
 
 # -- 1. a create shows what was sent, and the API's defaults for the rest ---------------
