@@ -27,7 +27,7 @@ NEEDS = json.loads((Path(__file__).parent / "fixtures" / "search_needs.json").re
 # The first 157 needs were written first; every third of them (positions 2, 5, 8, ...) was held
 # out while tuning the ranking. The next 73 are a second batch, written later the same way. The
 # needs marked "part": "held out" are a third batch, written for issue 18 before the ranking
-# changes it asked for and never looked at while making them.
+# changes it asked for; their misses were never looked at while making them.
 FIRST_BATCH = 157
 EARLIER = [n for n in NEEDS if "part" not in n]
 HELD_OUT = [n for n in NEEDS if n.get("part") == "held out"]
@@ -37,7 +37,12 @@ PARTS = {
     "second batch": EARLIER[FIRST_BATCH:],
     "third batch, held out": HELD_OUT,
 }
-TOP5_FLOOR, TOP1_FLOOR = 0.92, 0.71
+# Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80 on the labelled set; the ranking does not
+# reach it. Measured on all 386 needs: top-5 0.909, top-1 0.699 (before the issue-18 changes
+# 0.865 and 0.666). On the third batch, held out: 0.814 and 0.615 (before: 0.776 and 0.590);
+# on the earlier 230: 0.974 and 0.757 (before: 0.926 and 0.717; the lexical ranking before
+# that had 0.874 and 0.557). These floors, on the whole set, keep the figures from sliding back.
+TOP5_FLOOR, TOP1_FLOOR = 0.90, 0.69
 
 
 def _index(catalog: Catalog) -> ToolSearchIndex:
@@ -70,8 +75,8 @@ def test_search_tools_puts_a_suitable_tool_in_the_top_five_for_natural_needs(bui
     for part, needs in PARTS.items():
         top1, top5, _ = _rates(index, needs)
         print(f"search_tools on {len(needs)} needs {part}: top-1 {top1:.1%}, top-5 {top5:.1%}")
-    print("search_tools on all {} natural needs: top-1 {:.1%}, top-5 {:.1%}".format(len(NEEDS), *_rates(index, NEEDS)[:2]))
-    top1, top5, misses = _rates(index, EARLIER)
+    top1, top5, misses = _rates(index, NEEDS)
+    print(f"search_tools on all {len(NEEDS)} natural needs: top-1 {top1:.1%}, top-5 {top5:.1%}")
     assert top5 >= TOP5_FLOOR, misses
     assert top1 >= TOP1_FLOOR
 
