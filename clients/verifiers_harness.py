@@ -26,7 +26,7 @@ import verifiers.v1 as vf
 from openai import APIConnectionError, APIStatusError, AsyncOpenAI
 from verifiers.v1.errors import MODEL_TRANSPORT_ERROR_EXIT_CODE
 
-from clients.chat_episode import ChatEpisode
+from clients.chat_episode import ChatEpisode, assistant_action
 from clients.verifiers_env import bound_episode
 
 HARNESS_ID = "toolenv"
@@ -96,14 +96,17 @@ class ToolenvHarnessSession(vf.HarnessSession):
         return vf.ProgramResult(0, "", "")
 
     async def _answer(self, episode: ChatEpisode, message: dict[str, Any]) -> bool:
-        """Step the episode with one assistant message; whether the segment goes on (tool calls)."""
-        sent = {"role": "assistant", "content": message.get("content")}
-        if message.get("tool_calls"):
-            sent["tool_calls"] = message["tool_calls"]
-        self.conversation.append(sent)
-        replies = await episode.act(message)
-        self.conversation += replies
-        return bool(message.get("tool_calls"))
+        """Step the episode with one assistant message; whether the segment goes on (tool calls).
+
+        The conversation keeps the message as the episode took it (a nameless call renamed, an
+        empty reply as ``""``), so the next request is one any chat completions server accepts.
+        """
+        action = assistant_action(message)
+        if not action.get("tool_calls") and action["content"] is None:
+            action["content"] = ""
+        self.conversation.append(action)
+        self.conversation += await episode.act(action)
+        return bool(action.get("tool_calls"))
 
     async def close(self) -> None:
         await self.client.close()

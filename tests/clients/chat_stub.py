@@ -1,7 +1,8 @@
 """A scripted OpenAI-compatible chat completions server on a loopback port, for adapter tests.
 
 ``ChatStub(answer)`` serves ``POST .../chat/completions``: ``answer(body)`` gets the request
-body and returns the assistant message to send back. No model, no network beyond 127.0.0.1.
+body and returns the assistant message to send back; ``bodies`` keeps every request. No model,
+no network beyond 127.0.0.1.
 
 :func:`oracle_answers` replays the oracle's gold path of each scenario: it finds the scenario
 by the conversation's first user message and its place by the number of assistant messages so
@@ -23,9 +24,9 @@ Answer = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 class ChatStub:
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: Answer, bodies: list[dict[str, Any]] | None = None) -> None:
         self.answer = answer
-        self.bodies: list[dict[str, Any]] = []
+        self.bodies: list[dict[str, Any]] = [] if bodies is None else bodies
         stub = self
 
         class Handler(BaseHTTPRequestHandler):

@@ -58,9 +58,11 @@ def oracle_return(seed: int | None, options: Any) -> float:
     return total
 
 
-def evaluate(taskset: dict[str, Any], answer: Any, out: Path, name: str, **agent: Any) -> list[Any]:
-    """verifiers' eval runner (what vf-eval runs) over the toolenv taskset, the model being the stub."""
-    with ChatStub(answer) as stub:
+def evaluate(taskset: dict[str, Any], answer: Any, out: Path, name: str, bodies: list[Any] | None = None,
+             **agent: Any) -> list[Any]:
+    """verifiers' eval runner (what vf-eval runs) over the toolenv taskset, the model being the stub;
+    ``bodies`` collects the requests the stub got."""
+    with ChatStub(answer, bodies) as stub:
         config = EvalConfig.model_validate({
             "env": {"taskset": {"id": "toolenv", **taskset}, **({"agent": agent} if agent else {})},
             "model": "stub", "client": {"base_url": stub.url}, "push": False, "rich": None,
@@ -167,6 +169,23 @@ def test_a_turn_limit_ends_the_episode_and_scores_what_was_played(builtin_env, t
     record = trace.info[INFO_KEY]
     assert len(record["steps"]) == 1 and not record["success"]
     assert trace.rewards["task_accuracy"].score < 1.0 and trace.stop_condition is not None
+
+
+def test_malformed_model_messages_are_graded_as_mistakes_and_the_conversation_stays_valid(tmp_path):
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        if not any(m["role"] == "assistant" for m in body["messages"]):  # a call without a name, then nothing
+            return {"content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "", "arguments": "{}"}}]}
+        return {"content": None}
+
+    bodies: list[Any] = []
+    episodes = evaluate({"scenario_ids": ["word_nerd_questions"]}, answer, tmp_path, "malformed", bodies)
+    (trace,) = episodes[0].traces
+    steps = trace.info[INFO_KEY]["steps"]
+    assert not trace.errors and steps[0]["verdicts"] == ["unmatched"] and trace.reward < 1.0
+    sent = [m for body in bodies for m in body["messages"] if m["role"] == "assistant"]
+    assert sent and all(m["content"] is not None or m.get("tool_calls") for m in sent)
+    assert all(c["function"]["name"] for m in sent for c in m.get("tool_calls") or ())
 
 
 def test_the_harness_needs_the_episode_the_toolenv_env_binds():
