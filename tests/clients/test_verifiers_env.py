@@ -146,11 +146,14 @@ def test_the_conversation_shows_each_user_turn_the_orchestrator_sent(oracle_run)
 
 
 def test_a_wrong_policy_does_not_get_full_reward(builtin_env, tmp_path):
-    episodes = evaluate(BUILTIN, refusing_answers, tmp_path, "refuser")
+    weighted = {**BUILTIN, "task": {"rewards": {"rl_return": {"weight": 0.5}}}}  # verifiers' reward weights apply
+    episodes = evaluate(weighted, refusing_answers, tmp_path, "refuser")
     for episode in episodes:
         (trace,) = episode.traces
-        assert trace.reward < 1.0 and trace.rewards["session_success"].score == 0.0
-        assert trace.rewards["rl_return"].score < oracle_return(None, trace.task.data.episode.options)
+        accuracy, rl_return = trace.rewards["task_accuracy"].score, trace.rewards["rl_return"].score
+        assert accuracy < 1.0 and trace.rewards["session_success"].score == 0.0
+        assert rl_return < oracle_return(None, trace.task.data.episode.options)
+        assert trace.reward == pytest.approx(accuracy + 0.5 * rl_return)
         assert trace.metrics["tool_calls"] == 0.0
 
 
