@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.search.fields import FIELDS, move_provider_words, needs_id, takes_keyword, tool_fields, vocabulary_of
 from env_server.search.intent import Intent, classify, factor
-from env_server.search.prior import CategoryModel
 from env_server.search.query import DATE, QueryTerms, query_terms
 from env_server.search.services import named_services, service_names
 from env_server.search.slots import Slot, query_slots, tool_slots
@@ -59,8 +58,6 @@ GROUP_TOP = 3
 CANDIDATES = 100
 # A tool whose name matches only what the query is about, not what it asks for.
 SUBJECT_NAME_FACTOR = 0.9
-# Tools of a category the catalog-trained model finds likely for the query's words rise by up to this share.
-PRIOR_BOOST = 0.5
 # A service the user names ("trending videos on YouTube") is the one they want.
 NAMED_SERVICE_FACTOR = 1.5
 
@@ -100,7 +97,6 @@ class ToolSearchIndex:
         self._name_terms = [frozenset(doc["name"]) for doc in docs]
         move_provider_words(self._families, docs)
         self._postings = _postings(docs)
-        self._prior = CategoryModel(self._categories, docs)
         self._synonyms = synonym_table()
         # (intent, wanted operation) -> operation -> score factor, for every intent a query can have.
         self._scales = {
@@ -144,10 +140,6 @@ class ToolSearchIndex:
                 final[doc] *= NAMED_SERVICE_FACTOR
         _favour_groups(final, self._categories, CATEGORY_BOOST)
         _favour_groups(final, self._families, FAMILY_BOOST)
-        if PRIOR_BOOST:
-            posterior = self._prior.posterior({t: plan.weights[t] for t in plan.own})
-            for doc in final:
-                final[doc] *= 1 + PRIOR_BOOST * posterior.get(self._categories[doc], 0.0)
         return final
 
     def _cover_factors(self, plan: QueryTerms, bits: dict[str, int], covered: dict[int, int]) -> dict[int, float]:
