@@ -27,22 +27,30 @@ NEEDS = json.loads((Path(__file__).parent / "fixtures" / "search_needs.json").re
 # The first 157 needs were written first; every third of them (positions 2, 5, 8, ...) was held
 # out while tuning the ranking. The next 73 are a second batch, written later the same way. The
 # needs marked "part": "held out" are a third batch, written for issue 18 before the ranking
-# changes it asked for; their misses were never looked at while making them.
+# changes it asked for; their misses were never looked at while making them. The needs marked
+# "part": "held out 2" are a fourth batch of 60, written for the second round of issue 18 before
+# its changes and never used to decide one.
 FIRST_BATCH = 157
 EARLIER = [n for n in NEEDS if "part" not in n]
 HELD_OUT = [n for n in NEEDS if n.get("part") == "held out"]
+HELD_OUT_2 = [n for n in NEEDS if n.get("part") == "held out 2"]
 PARTS = {
     "tuned on": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 != 2],
     "held out": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 == 2],
     "second batch": EARLIER[FIRST_BATCH:],
     "third batch, held out": HELD_OUT,
+    "fourth batch, held out 2": HELD_OUT_2,
 }
 # Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80 on the labelled set; the ranking does not
 # reach it. Measured on all 386 needs: top-5 0.909, top-1 0.699 (before the issue-18 changes
 # 0.865 and 0.666). On the third batch, held out: 0.814 and 0.615 (before: 0.776 and 0.590);
 # on the earlier 230: 0.974 and 0.757 (before: 0.926 and 0.717; the lexical ranking before
-# that had 0.874 and 0.557). These floors, on the whole set, keep the figures from sliding back.
-TOP5_FLOOR, TOP1_FLOOR = 0.90, 0.69
+# that had 0.874 and 0.557). With the fourth batch (held out 2) added, before any change of the
+# second round: all 446 0.892 and 0.677, the fourth batch 0.783 and 0.533. The second round's
+# catalog-learned bridges (pseudo-relevance feedback, PMI associations, a naive Bayes category
+# prior) did not generalize and were not kept (README). These floors, on the whole set, keep
+# the figures from sliding back.
+TOP5_FLOOR, TOP1_FLOOR = 0.89, 0.67
 
 
 def _index(catalog: Catalog) -> ToolSearchIndex:
@@ -64,7 +72,8 @@ def _rates(index: ToolSearchIndex, needs: list[dict]) -> tuple[float, float, lis
 
 
 def test_the_labelled_needs_span_every_category_and_name_real_tools(builtin_catalog: Catalog):
-    assert len(EARLIER) == 230 and len(HELD_OUT) >= 80 and len(EARLIER) + len(HELD_OUT) == len(NEEDS)
+    assert len(EARLIER) == 230 and len(HELD_OUT) >= 80 and len(HELD_OUT_2) == 60
+    assert len(EARLIER) + len(HELD_OUT) + len(HELD_OUT_2) == len(NEEDS)
     assert {s.category for s in builtin_catalog.tools.values()} <= {n["area"] for n in NEEDS}
     assert [a for n in NEEDS for a in n["accept"] if a not in builtin_catalog] == []
     assert len({n["need"].lower() for n in NEEDS}) == len(NEEDS)
