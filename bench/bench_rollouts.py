@@ -233,11 +233,11 @@ def main() -> None:
     t0 = time.perf_counter()
     default_environment()
     print(f"default_environment() (catalog load): {(time.perf_counter() - t0) * 1e3:.0f} ms")
-    # The collector policy `toolenv serve` runs with: the catalog out of the collector's view and
-    # fewer young collections. Without it every full collection here walks the ~200k catalog
-    # objects, which the in-process steps and the HTTP client (it holds the catalog for the oracle
-    # policies) paid for and the server did not: ~15% of an in-process step, ~25 us of the
-    # client's CPU per batched step.
+    # The collector policy `toolenv serve` runs with (the catalog out of the collector's view,
+    # fewer young collections), so that every process of the comparison runs under it. The HTTP
+    # client holds the catalog for the oracle policies; without the freeze its collections walked
+    # those ~200k objects: 12% of its CPU per batched step (alternating rounds in one process).
+    # In-process stepping measured the same either way.
     freeze_startup_heap()
     in_process = bench_in_process(args.episodes)
     bench_fork(args.fork_samples)

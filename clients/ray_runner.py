@@ -103,7 +103,7 @@ class RolloutRunResult:
     episodes: list[EpisodeResult]  # in the order of the seeds, each exactly once
     steps: int
     wall_s: float  # from the first chunk sent to the last result received
-    actor_failures: int  # actors that died while holding episodes
+    actor_failures: int  # actors found dead during the run (killed, crashed, node lost)
     retried_episodes: int  # episodes sent again because their actor died
     replacements: int  # actors started in place of dead ones
 
