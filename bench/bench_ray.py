@@ -11,7 +11,7 @@ same seeds again while one actor is killed (``ray.kill``) a quarter of the way i
 that run's failures and whether its episodes equal the undisturbed runs'. Before the table, the
 same seeds in this process (one core, no Ray) give the reference figure.
 
-Run: ``bench/bench_ray.sh`` (two to three minutes here), or ``python bench/bench_ray.py --address
+Run: ``bench/bench_ray.sh`` (a minute to a minute and a half here), or ``python bench/bench_ray.py --address
 HOST:PORT`` against a cluster of your own (its workers must import this checkout).
 """
 
