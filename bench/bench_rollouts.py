@@ -20,9 +20,10 @@ Figures are printed; nothing is asserted. Parts (all run by default):
   server's default) driven by
   ``clients.rollout_client.RolloutClient``: the single routes with ``--http-concurrency`` envs in
   flight, then ``/v1/envs/batch/step`` for each of ``--http-batches`` (B envs in flight, one
-  request of B steps a round); steps/s seen by the client and CPU per step of each process.
-  Then the batch route's server stages in process (decode, env steps, result models, JSON
-  encoding), per step, and a summary beside the in-process figure.
+  request of B steps a round); steps/s seen by the client and CPU per step of each process,
+  the server's split into its env thread and its event loop. Then the batch route's server
+  stages in process (decode and validation, env steps, JSON encoding), per step, and a summary
+  beside the in-process figure.
 
 Run: ``python bench/bench_rollouts.py`` (about a minute and a half), or e.g.
 ``python bench/bench_rollouts.py --soak-episodes 100000`` for the long soak.
