@@ -6,7 +6,11 @@ The public API is the ``__all__`` of this package, of its subpackages and of
 
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
+from env_server.errors import SessionError
 from env_server.faults import FAULT_META_KEY, FaultOptions, parse_faults
 from env_server.session_types import UnknownToolError
 
-__all__ = ["FAULT_META_KEY", "FaultOptions", "ServerSettings", "ToolEnvironment", "UnknownToolError", "parse_faults"]
+__all__ = [
+    "FAULT_META_KEY", "FaultOptions", "ServerSettings", "SessionError", "ToolEnvironment", "UnknownToolError",
+    "parse_faults",
+]

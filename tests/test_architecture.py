@@ -86,7 +86,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "specs": {"environment", "simulators", "catalog", "foundation", "state"},
     "server": _BELOW_SERVER,
     "cli": _BELOW_SERVER | {"server", "specs", "root"},
-    "root": {"environment"},
+    "root": {"environment", "foundation"},  # the package root exports session-level names and their errors
 }
 
 # Known exceptions, each with the change that removes it. An exception that no longer
@@ -259,7 +259,8 @@ def test_eval_joins_the_command_line_through_the_entry_point(tmp_path: Path) -> 
     """
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     commands = project["entry-points"]["toolenv.commands"]
-    assert commands == {"eval": "clients.eval_cli:eval_app", "verify": "clients.verify_cli:verify_app"}
+    assert commands == {"eval": "clients.eval_cli:eval_app", "verify": "clients.verify_cli:verify_app",
+                        "openenv": "clients.openenv_cli:openenv_app"}
     record = tmp_path / f"toolenv-{project['version']}.dist-info"
     record.mkdir()
     (record / "METADATA").write_text(f"Metadata-Version: 2.1\nName: toolenv\nVersion: {project['version']}\n")

@@ -42,6 +42,7 @@ the tool's input schema. ``record.py`` fills native observations from our simula
 The CLI is ``toolenv scenarios list | show ID | check | record``.
 """
 
+from env_server.orchestrator.channel import TALK_TOOL, talk_result
 from env_server.orchestrator.errors import RecordError, ScenarioError, ScenarioFormatError
 from env_server.orchestrator.gold import function_tools, gold_task, scenario_tools
 from env_server.orchestrator.loading import ScenarioLoad, default_scenarios_path, load_scenarios
@@ -57,6 +58,7 @@ from env_server.orchestrator.official import dump_official_line, official_id, pa
 from env_server.orchestrator.record import record_file, record_scenario
 from env_server.orchestrator.reports import SessionResult, TurnKind, UserTurn
 from env_server.orchestrator.sessions import ScenarioSessions, registry_for
+from env_server.orchestrator.splits import is_test_split
 from env_server.orchestrator.validate import ScenarioProblem, Severity, validate_scenario
 
 # Task labels and the pseudo-action names (TaskType, TurnSubtype, ASK, PREPARE) are the
@@ -75,6 +77,7 @@ __all__ = [
     "ScenarioSpec",
     "SessionResult",
     "Severity",
+    "TALK_TOOL",
     "TaskSpec",
     "TurnKind",
     "UserTurn",
@@ -82,6 +85,7 @@ __all__ = [
     "dump_official_line",
     "function_tools",
     "gold_task",
+    "is_test_split",
     "load_native_file",
     "load_scenarios",
     "official_id",
@@ -92,5 +96,6 @@ __all__ = [
     "record_scenario",
     "registry_for",
     "scenario_tools",
+    "talk_result",
     "validate_scenario",
 ]

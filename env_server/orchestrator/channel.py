@@ -84,10 +84,11 @@ class UserChannel:
                 turn = self.session.reply(message)
             except SessionFinishedError:
                 turn = self.session.current_turn()
-        return payload(turn, len(self.session.tasks))
+        return talk_result(turn, len(self.session.tasks))
 
 
-def payload(turn: UserTurn, task_count: int) -> dict[str, Any]:
+def talk_result(turn: UserTurn, task_count: int) -> dict[str, Any]:
+    """The result of a ``talk_to_user`` call (``TALK_TOOL.output_schema``) that ``turn`` answered."""
     return {
         "user_message": turn.content if turn.content is not None else end_notice(task_count),
         "task_index": turn.task_index,

@@ -23,7 +23,7 @@ from env_server.rl.errors import (
     UnknownEnvError,
 )
 from env_server.rl.judging import CallVerdict, StepJudgement, judge_steps, score_rollout
-from env_server.rl.models import Action, Observation, ResetOptions, StepInfo
+from env_server.rl.models import Action, Observation, ResetOptions, StepInfo, parse_action, parse_arguments
 from env_server.rl.policies import OraclePolicy, ScriptedPolicy
 from env_server.rl.rewards import DenseReward, RewardFn, SparseReward
 
@@ -31,5 +31,5 @@ __all__ = [
     "Action", "ActionError", "AdminTokenError", "CallVerdict", "DEFAULT_MAX_EPISODE_STEPS", "DenseReward",
     "EpisodeFinishedError", "Observation", "OptionsError", "OraclePolicy", "ResetNeededError", "ResetOptions",
     "RewardFn", "RolloutError", "ScriptedPolicy", "SparseReward", "StepInfo", "StepJudgement", "TooManyEnvsError",
-    "ToolEnv", "UnknownEnvError", "default_environment", "judge_steps", "score_rollout",
+    "ToolEnv", "UnknownEnvError", "default_environment", "judge_steps", "parse_action", "parse_arguments", "score_rollout",
 ]

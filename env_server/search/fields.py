@@ -37,6 +37,8 @@ _VOCABULARY = re.compile(
     r"_list_(?:\w+_)?(languages|currencies|categories|genres|sources|types|tags|symbols|formats|codes|departments"
     r"|epochs|parameters|threat_lists|editions|translations|coverage|chains)$"
 )
+# A parameter that takes free text to search for: whatever the user's subject is, it can be passed.
+_KEYWORD_PARAM = re.compile(r"^(?:q|query|keywords?|search|search_?term|terms?|phrase)$", re.IGNORECASE)
 # A provider word in a description is a provider word when few other families use it.
 _DISTINCT_FAMILIES = 3
 
@@ -63,6 +65,11 @@ def needs_id(spec: ToolSpec) -> bool:
     """Whether the tool cannot run before some other call finds an id for it (creating is exempt)."""
     required = spec.input_schema.get("required") or []
     return spec.profile.operation is not Operation.CREATE and any(_ID_PARAM.search(name) for name in required)
+
+
+def takes_keyword(spec: ToolSpec) -> bool:
+    """Whether the tool searches by a free-text keyword ("q", "query", "keywords" ...)."""
+    return any(_KEYWORD_PARAM.search(name) for name in spec.input_schema.get("properties") or {})
 
 
 def vocabulary_of(spec: ToolSpec) -> str | None:

@@ -5,12 +5,16 @@ stems with their related words (``env_server.search.query``). A tool's BM25F sco
 scaled by:
 
 - coverage: the share of the user's words the tool covers, by the word itself or a related
-  one, anywhere in its text (its result field names included);
+  one, anywhere in its text (its result field names included); a tool that takes a free-text
+  keyword covers the subject words ("news articles about climate change") whatever they are;
+- naming: a tool whose name matches only the subject, not what is asked ("trailers for the new
+  Dune movie" -> a movie database), counts less; a service the query names ("on YouTube")
+  counts more (``services``);
 - intent: a question favours reads, a request its verb's operation (``intent``);
 - ids: a tool that needs an id first counts less, unless the query holds one ("order 12345",
   "by its hash"), and then more;
-- slots: a query that names a place, or holds a URL, domain, IP, email or phone number,
-  favours tools that take one (``slots``);
+- slots: a query that names a place, or holds a URL, domain, IP, email, phone number, date,
+  picture or piece of text, favours tools that take one (``slots``);
 - groups: tools whose category and family match the query well as a whole.
 
 The index is inverted: each term keeps the tools it occurs in with their precomputed weight,
@@ -26,9 +30,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from env_server.catalog.models import Operation, ToolSpec
-from env_server.search.fields import FIELDS, move_provider_words, needs_id, tool_fields, vocabulary_of
+from env_server.search.fields import FIELDS, move_provider_words, needs_id, takes_keyword, tool_fields, vocabulary_of
 from env_server.search.intent import Intent, classify, factor
 from env_server.search.query import DATE, QueryTerms, query_terms
+from env_server.search.services import named_services, service_names
 from env_server.search.slots import Slot, query_slots, tool_slots
 from env_server.search.synonyms import synonym_table
 
@@ -36,7 +41,7 @@ K1 = 1.2
 # Score * (COVER_FLOOR + (1 - COVER_FLOOR) * the weighted share of the user's words covered).
 COVER_FLOOR = 0.3
 # Needing an id the query does not hold (or holding the one it needs).
-ID_FIRST_FACTOR, ID_HELD_FACTOR = 0.75, 1.25
+ID_FIRST_FACTOR, ID_HELD_FACTOR = 0.85, 1.25
 _ID_VALUE = re.compile(r"\b(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{5,}\b|\b0x[0-9a-fA-F]+")
 _ID_HELD = re.compile(
     r"\b(?:its|this|that|my|the)\s+(?:\w+\s+)?(?:id|hash|number|code|uuid|vin|isbn|doi|key|sku)\b", re.IGNORECASE
@@ -51,6 +56,22 @@ CATEGORY_BOOST, FAMILY_BOOST = 1.0, 0.3
 GROUP_TOP = 3
 # Only this many best tools go on to the group step; the rest cannot reach the top anyway.
 CANDIDATES = 100
+# A tool whose name matches only what the query is about, not what it asks for.
+SUBJECT_NAME_FACTOR = 0.9
+# A service the user names ("trending videos on YouTube") is the one they want.
+NAMED_SERVICE_FACTOR = 1.5
+
+
+@dataclass(frozen=True)
+class _QueryContext:
+    """What a query asks for beyond its words, computed once per query."""
+
+    scale: dict[Operation, float]      # operation -> intent factor
+    id_factor: float                   # for a tool that needs an id first
+    fit: dict[frozenset[Slot], float]  # the slots a tool takes -> slot factor
+    own: frozenset[str]                # the user's own stems
+    about: frozenset[str]              # stems standing only for the subject ("for the new Dune movie")
+    asked: frozenset[str]              # every other stem of the query
 
 
 @dataclass(frozen=True)
@@ -65,12 +86,15 @@ class ToolSearchIndex:
         self._operations = [spec.profile.operation for spec in tools]
         self._categories = [spec.category for spec in tools]
         self._families = [spec.family for spec in tools]
+        self._service_names = service_names(tools)
         self._needs_id = [needs_id(spec) for spec in tools]
         self._takes = [tool_slots(spec) for spec in tools]
         self._vocabulary = [vocabulary_of(spec) for spec in tools]
+        self._keyword = [takes_keyword(spec) for spec in tools]
         self._slot_kinds = set(self._takes)
         self.categories: dict[str, str] = {c.lower(): c for c in sorted(set(self._categories))}
         docs = [tool_fields(spec) for spec in tools]
+        self._name_terms = [frozenset(doc["name"]) for doc in docs]
         move_provider_words(self._families, docs)
         self._postings = _postings(docs)
         self._synonyms = synonym_table()
@@ -103,27 +127,54 @@ class ToolSearchIndex:
         return self.query_terms(query).weights
 
     def _rank(self, query: str, plan: QueryTerms, keep: set[int] | None) -> dict[int, float]:
-        own = plan.own
-        bits = {term: 1 << i for i, term in enumerate(own)}
+        bits = {term: 1 << i for i, term in enumerate(plan.own)}
         scores, covered = self._match(plan, bits, keep)
-        total = sum(plan.weights[t] for t in own) or 1.0
-        share = {mask: sum(plan.weights[t] for t in own if mask & bits[t]) / total for mask in set(covered.values())}
-        scale = self._scales[classify(query)]
-        held = bool(_ID_VALUE.search(DATE.sub(" ", query)) or _ID_HELD.search(query))
-        id_factor = ID_HELD_FACTOR if held else ID_FIRST_FACTOR
-        slots = query_slots(query)
-        fit = {takes: _slot_factor(slots, takes) for takes in self._slot_kinds}
-        final = {
-            doc: score * scale[self._operations[doc]] * (id_factor if self._needs_id[doc] else 1.0)
-            * fit[self._takes[doc]] * (VOCABULARY_FACTOR if self._vocabulary[doc] not in (None, *own) else 1.0)
-            * (COVER_FLOOR + (1 - COVER_FLOOR) * share[covered[doc]])
-            for doc, score in scores.items()
-        }
+        cover = self._cover_factors(plan, bits, covered)
+        asks = self._query_context(query, plan)
+        final = {doc: score * cover[doc] * self._tool_factor(doc, asks) for doc, score in scores.items()}
         if len(final) > CANDIDATES:
             final = dict(heapq.nlargest(CANDIDATES, final.items(), key=lambda item: item[1]))
+        named = named_services(query, self._service_names)
+        for doc in final:
+            if self._families[doc] in named:
+                final[doc] *= NAMED_SERVICE_FACTOR
         _favour_groups(final, self._categories, CATEGORY_BOOST)
         _favour_groups(final, self._families, FAMILY_BOOST)
         return final
+
+    def _cover_factors(self, plan: QueryTerms, bits: dict[str, int], covered: dict[int, int]) -> dict[int, float]:
+        """Each matching tool's coverage factor: the weighted share of the user's words it covers."""
+        own = plan.own
+        total = sum(plan.weights[t] for t in own) or 1.0
+        subject = sum(bits[t] for t in plan.subject if t in bits)
+        masks = {doc: mask | subject if self._keyword[doc] else mask for doc, mask in covered.items()}
+        share = {m: sum(plan.weights[t] for t in own if m & bits[t]) / total for m in set(masks.values())}
+        return {doc: COVER_FLOOR + (1 - COVER_FLOOR) * share[mask] for doc, mask in masks.items()}
+
+    def _query_context(self, query: str, plan: QueryTerms) -> _QueryContext:
+        """What the query asks beyond its words: intent, a held id, the values it holds, its subject."""
+        held = bool(_ID_VALUE.search(DATE.sub(" ", query)) or _ID_HELD.search(query))
+        slots = query_slots(query)
+        return _QueryContext(
+            scale=self._scales[classify(query)],
+            id_factor=ID_HELD_FACTOR if held else ID_FIRST_FACTOR,
+            fit={takes: _slot_factor(slots, takes) for takes in self._slot_kinds},
+            own=frozenset(plan.own),
+            about=plan.about,
+            asked=frozenset(plan.weights.keys() - plan.about),
+        )
+
+    def _tool_factor(self, doc: int, asks: _QueryContext) -> float:
+        """How well the tool's operation, inputs and name fit what the query asks, as one factor."""
+        result = asks.scale[self._operations[doc]] * asks.fit[self._takes[doc]]
+        if self._needs_id[doc]:
+            result *= asks.id_factor
+        if self._vocabulary[doc] is not None and self._vocabulary[doc] not in asks.own:
+            result *= VOCABULARY_FACTOR
+        name = self._name_terms[doc]
+        if name & asks.about and not name & asks.asked:
+            result *= SUBJECT_NAME_FACTOR
+        return result
 
     def _match(
         self, plan: QueryTerms, bits: dict[str, int], keep: set[int] | None

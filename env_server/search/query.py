@@ -11,7 +11,13 @@ barely; each as a share of the weight of the word it came from, so "tomorrow" br
 stands for (sms).
 
 A related word covers the user's word it came from: a tool that says "adverse" covers "side
-effects" even though it never says "side".
+effects" even though it never says "side". A word with one of the table's endings
+("dermatologist": -ologist) brings that ending's words, as a hint would.
+
+The subject after "of", "about", "for" ... ("news about climate change") is a value a tool that
+takes a keyword can be handed whatever it is; the index uses it when it weighs coverage.
+Asking about "now" asks for current values: a tool that says "current", "live" or "latest"
+covers it.
 """
 
 from __future__ import annotations
@@ -29,9 +35,13 @@ TIME_WEIGHT = 0.5
 HINT_WEIGHT = 0.9
 SYNONYM_WEIGHT = 0.5
 REACHED_WEIGHT = 0.1
+NOW_WEIGHT = 0.7
 _TIME_TERMS = frozenset(terms("today tonight tomorrow yesterday weekend night morning evening week month"))
 # Ways of saying "now" whose words would otherwise count as topic ("right", "moment").
 _NOW = re.compile(r"\b(?:right now|at the moment|at present|these days)\b", re.IGNORECASE)
+# Asking about now asks for current values: a tool that says "current", "live" or "latest" covers it.
+_ASKS_NOW = re.compile(r"\b(?:now|currently)\b", re.IGNORECASE)
+_CURRENT = stem("current")
 # A written date asks for a tool that takes one ("rates on 2020-01-01").
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 _DATE_TERMS = tuple(terms("date historical"))
@@ -46,39 +56,70 @@ class QueryTerms:
 
     weights: dict[str, float]
     covers: dict[str, frozenset[str]]
+    # The user's stems after the first "of", "about", "for" ...: the subject, which a tool that
+    # takes a free-text keyword can be handed whatever it is.
+    subject: frozenset[str] = frozenset()
 
     @property
     def own(self) -> list[str]:
         """The user's own stems."""
         return [t for t, sources in self.covers.items() if sources == {t}]
 
+    @property
+    def about(self) -> frozenset[str]:
+        """The stems that stand only for subject words: those words and their related ones."""
+        return frozenset(t for t, sources in self.covers.items() if sources and sources <= self.subject)
+
 
 def query_terms(query: str, table: SynonymTable) -> QueryTerms:
     """The weighted stems of ``query`` with their related words."""
     head, tail = split_head(topic(_NOW.sub("now", query)))
+    weights = _own_weights(query, head, tail)
+    covers: dict[str, set[str]] = {t: {t} for t in weights}
+    _add_related(weights, covers, table)
+    _add_phrases(query, weights, covers, table)
+    extra = (_DATE_TERMS if DATE.search(query) else ()) + (_MONEY_TERMS if _MONEY.search(query) else ())
+    for other in extra:
+        weights.setdefault(other, SYNONYM_WEIGHT)
+    subject = frozenset(terms(tail)) - frozenset(terms(head))
+    return QueryTerms(weights, {t: frozenset(s) for t, s in covers.items()}, subject)
+
+
+def _own_weights(query: str, head: str, tail: str) -> dict[str, float]:
+    """The user's stems: the head's at full weight, the tail's and words of time less."""
     weights = dict.fromkeys(terms(tail), TAIL_WEIGHT)
     weights.update(dict.fromkeys(terms(head), 1.0))
     for term in _TIME_TERMS & weights.keys():
         weights[term] = min(weights[term], TIME_WEIGHT)
-    covers: dict[str, set[str]] = {t: {t} for t in weights}
+    if _ASKS_NOW.search(query):
+        weights.setdefault(_CURRENT, NOW_WEIGHT)
+    return weights
+
+
+def _add_related(weights: dict[str, float], covers: dict[str, set[str]], table: SynonymTable) -> None:
+    """Each user word's related words: its groups, its hints, and its suffix's words."""
     for term in list(weights):
         for other in table.related.get(term, ()):
             _relate(weights, covers, other, _related_weight(table, term, other) * weights[term], {term})
+        for ending, targets in table.suffixes.items():
+            if term.endswith(ending) and len(term) > len(ending) + 2:
+                for other in targets:
+                    _relate(weights, covers, other, HINT_WEIGHT * weights[term], {term})
+
+
+def _add_phrases(query: str, weights: dict[str, float], covers: dict[str, set[str]], table: SynonymTable) -> None:
+    """The words each phrase of the query stands for, covering the phrase's own words."""
     stems = [stem(w) for w in words(query)]
     for phrase, targets in table.phrases.items():
         if phrase[0] in stems and _contains(stems, phrase):
             for other in targets:
                 _relate(weights, covers, other, HINT_WEIGHT, {t for t in phrase if covers.get(t) == {t}})
-    extra = (_DATE_TERMS if DATE.search(query) else ()) + (_MONEY_TERMS if _MONEY.search(query) else ())
-    for other in extra:
-        weights.setdefault(other, SYNONYM_WEIGHT)
-    return QueryTerms(weights, {t: frozenset(s) for t, s in covers.items()})
 
 
 def _related_weight(table: SynonymTable, term: str, other: str) -> float:
     if other in table.hints.get(term, ()):
         return HINT_WEIGHT
-    return REACHED_WEIGHT if term in table.hints else SYNONYM_WEIGHT
+    return SYNONYM_WEIGHT if other in table.mates.get(term, ()) else REACHED_WEIGHT
 
 
 def _relate(weights: dict[str, float], covers: dict[str, set[str]], other: str, weight: float, sources: set[str]) -> None:

@@ -23,9 +23,14 @@ class Slot(str, Enum):
     IP = "ip"
     EMAIL = "email"
     PHONE = "phone"
+    DATE = "date"
+    IMAGE = "image"
+    TEXT = "text"
 
 
 _HELD = r"\b(?:this|that|my|the|a|an|its|our)\s+"
+_THIS = r"\b(?:this|that|these|those|the following)\s+(?:\w+\s+)?"
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 # How a query shows it holds a value of each kind: the value itself, or "this <kind>".
 _QUERY: dict[Slot, re.Pattern[str]] = {
     # "in London", "near Union Square", "around Lyon": a capital letter marks a name; "near me" a position.
@@ -41,6 +46,25 @@ _QUERY: dict[Slot, re.Pattern[str]] = {
     Slot.IP: re.compile(rf"\b\d{{1,3}}(?:\.\d{{1,3}}){{3}}\b|{_HELD}ip\b", re.IGNORECASE),
     Slot.EMAIL: re.compile(rf"\b[\w.+-]+@[\w-]+\.[\w.]+\b|{_HELD}email address\b", re.IGNORECASE),
     Slot.PHONE: re.compile(rf"\+\d[\d ()-]{{6,}}\d|{_HELD}(?:phone )?number\b|\bphone number\b", re.IGNORECASE),
+    # A time in the past or a written date: "on 2020-01-01", "yesterday", "last month", "in 2019".
+    Slot.DATE: re.compile(
+        rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|\byesterday\b|\b\d+\s+(?:days?|weeks?|months?|years?)\s+ago\b"
+        rf"|\blast\s+(?:night|week|weekend|month|year|{_MONTH})\b|\b(?:in|since|during)\s+(?:19|20)\d\d\b"
+        rf"|\b(?:on|since)\s+(?:\d{{1,2}}\s+)?{_MONTH}\b",
+        re.IGNORECASE,
+    ),
+    # A picture the user holds: "this photo", "in the image", a file name ending in .jpg.
+    Slot.IMAGE: re.compile(
+        rf"{_THIS}(?:photo|image|picture|pic|screenshot|selfie)s?\b|\b(?:in|from|of)\s+(?:the|my|a)\s+(?:photo|image|picture)\b"
+        r"|\.(?:jpe?g|png|gif|webp)\b",
+        re.IGNORECASE,
+    ),
+    # A piece of writing the user holds: "this sentence", "this review".
+    Slot.TEXT: re.compile(
+        rf"{_THIS}(?:text|sentence|paragraph|article|review|comment|message|document|essay|passage|tweet|post"
+        r"|letter|transcript|description)s?\b",
+        re.IGNORECASE,
+    ),
 }
 
 # Which parameters take a value of each kind, by name or by what their description says.
@@ -55,6 +79,9 @@ _PARAM_NAME: dict[Slot, re.Pattern[str]] = {
     Slot.IP: re.compile(r"(?:^|_)ip(?:_?address)?$|^ipAddress$", re.IGNORECASE),
     Slot.EMAIL: re.compile(r"email", re.IGNORECASE),
     Slot.PHONE: re.compile(r"phone|msisdn", re.IGNORECASE),
+    Slot.DATE: re.compile(r"date|^dt$|_dt$|timestamp|^(?:start|end|since|until|day|year)$", re.IGNORECASE),
+    Slot.IMAGE: re.compile(r"^(?:image|images|photo|picture|img)(?:_?(?:url|urls|file|data|base64))?$", re.IGNORECASE),
+    Slot.TEXT: re.compile(r"^(?:document|sentence|paragraph|input_text|source_text)$", re.IGNORECASE),
 }
 _PARAM_TEXT: dict[Slot, re.Pattern[str]] = {
     Slot.PLACE: re.compile(r"\b(?:city|place name|location|address|latitude|coordinate|postcode|postal code)\b", re.IGNORECASE),
@@ -63,6 +90,14 @@ _PARAM_TEXT: dict[Slot, re.Pattern[str]] = {
     Slot.IP: re.compile(r"\bIP(?:v4|v6)?\b"),
     Slot.EMAIL: re.compile(r"\bemail address\b", re.IGNORECASE),
     Slot.PHONE: re.compile(r"\bphone number\b|\bE\.164\b", re.IGNORECASE),
+    Slot.DATE: re.compile(r"\bdate\b|YYYY|\bISO ?8601\b|\bunix time", re.IGNORECASE),
+    Slot.IMAGE: re.compile(r"\b(?:URL|url|address) of (?:the|an|a) (?:image|photo|picture)\b"),
+    # A parameter that is itself the writing to work on: "Text to classify.", "Document to summarise."
+    Slot.TEXT: re.compile(
+        r"^(?:the |an? |english |plain |raw |input )?(?:text|document|content|passage|sentence|paragraph)s? "
+        r"(?:to (?!search|look|match|find|filter|paste)|whose )",
+        re.IGNORECASE,
+    ),
 }
 
 

@@ -1,4 +1,5 @@
-"""``search_tools`` signals beyond word overlap: ids, slots, phrases, coverage, time words, vocabulary lists.
+"""``search_tools`` signals beyond word overlap: ids, slots, phrases, coverage, time words, vocabulary lists,
+subjects, named services and suffixes.
 
 Each test names a query the lexical ranking used to get wrong and the reason it now gets right.
 """
@@ -9,11 +10,12 @@ import pytest
 
 from env_server.catalog import Catalog
 from env_server.search import ToolSearchIndex, search_index_for
-from env_server.search.fields import needs_id, vocabulary_of
-from env_server.search.query import query_terms
+from env_server.search.fields import needs_id, takes_keyword, vocabulary_of
+from env_server.search.query import HINT_WEIGHT, NOW_WEIGHT, SYNONYM_WEIGHT, query_terms
+from env_server.search.services import named_services, service_names
 from env_server.search.slots import Slot, query_slots, tool_slots
 from env_server.search.stem import stem
-from env_server.search.synonyms import build_table
+from env_server.search.synonyms import build_table, synonym_table
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +93,71 @@ def test_a_list_of_a_services_own_vocabulary_ranks_below_the_search_it_feeds(ind
 def test_parameter_descriptions_and_allowed_values_are_searched(index):
     # tfl_get_line_status says "victoria" only in its parameter's example ids.
     assert "tfl_get_line_status" in _top(index, "is the Victoria line running normally today?", 3)
+
+
+def test_a_date_a_picture_or_a_text_the_query_holds_favours_tools_that_take_one(index, builtin_catalog: Catalog):
+    assert query_slots("USD to CHF exchange rate on 2020-01-01") == {Slot.DATE}
+    assert query_slots("what was the euro to pound exchange rate last January") == {Slot.DATE}
+    assert query_slots("what objects are in this photo?") == {Slot.IMAGE}
+    assert query_slots("is this review positive or negative?") == {Slot.TEXT}
+    assert query_slots("weather forecast for tomorrow") == set()
+    tools = builtin_catalog.tools
+    assert Slot.DATE in tool_slots(tools["fixer_get_historical_rates"]) and not tool_slots(tools["fixer_get_latest_rates"])
+    assert Slot.IMAGE in tool_slots(tools["imagga_tag_image"]) and not tool_slots(tools["cooper_hewitt_search_objects"])
+    # "Text to identify.": the parameter is the writing itself; a search box's "text" is not.
+    assert Slot.TEXT in tool_slots(tools["detectlanguage_detect"]) and Slot.TEXT not in tool_slots(tools["flickr_search_photos"])
+    assert _top(index, "USD to CHF exchange rate on 2020-01-01") == ["fixer_get_historical_rates"]
+    # The museums' "objects" match by word; the tool that looks at a picture answers.
+    assert _top(index, "what objects are in this photo?") == ["openvisionapi_detect_objects"]
+
+
+def test_a_tool_that_takes_a_keyword_covers_the_subject_whatever_it_is(index, builtin_catalog: Catalog):
+    plan = index.query_terms("find news articles about climate change")
+    assert plan.subject == {stem("climate"), stem("change")}
+    tools = builtin_catalog.tools
+    assert takes_keyword(tools["newsapi_search_everything"]) and not takes_keyword(tools["nyt_get_top_stories"])
+    allowed = frozenset({"newsapi_search_everything", "nyt_get_top_stories", "nyt_get_most_popular"})
+    assert _top_among(index, "find news articles about climate change", allowed) == "newsapi_search_everything"
+
+
+def test_a_tool_named_only_for_the_subject_ranks_below_one_named_for_what_is_asked(index):
+    # "cart" names the subject of the icons; the shop's cart tool matched it by name.
+    assert stem("cart") in index.query_terms("search icons of a shopping cart").about
+    top = _top(index, "search icons of a shopping cart", 3)
+    assert top[0] == "noun_project_search_icons" and "woocommerce_get_cart" not in top, top
+
+
+def test_a_service_the_query_names_is_favoured(index, builtin_catalog: Catalog):
+    names = service_names(builtin_catalog.tools.values())
+    assert named_services("what are the top trending videos on YouTube", names) == {"youtube_data_api"}
+    assert named_services("share the folder on google drive", names) == {"google_drive"}
+    # A provider's name as an ordinary word, or inside another word, is not a mention.
+    assert named_services("sunrise in Tokyo tomorrow", names) == set()
+    assert named_services("check my inbox", names) == set()
+    top = _top(index, "what are the top trending videos on YouTube", 3)
+    assert all(name.startswith("youtube_") for name in top), top
+
+
+def test_a_suffix_makes_every_word_with_that_ending_a_hint(index):
+    table = build_table({"groups": [], "hints": {}, "suffixes": {"ologist": ["doctor"]}})
+    weights = query_terms("find a cardiologist", table).weights
+    assert weights[stem("doctor")] == HINT_WEIGHT
+    assert stem("doctor") not in query_terms("find a geology map", table).weights
+    assert _top(index, "find a dermatologist in Chicago") == ["nppes_search_providers"]
+
+
+def test_a_hint_words_own_group_mates_weigh_as_synonyms():
+    table = build_table({"groups": [["run", "execute"]], "hints": {"run": ["activity"], "activity": ["workout"]}})
+    weights = query_terms("run it", table).weights
+    assert weights[stem("execute")] == SYNONYM_WEIGHT and weights[stem("activity")] == HINT_WEIGHT
+
+
+def test_asking_about_now_asks_for_current_values(index, builtin_catalog: Catalog):
+    plan = query_terms("what's the temperature in Madrid right now", synonym_table())
+    assert plan.weights[stem("current")] == NOW_WEIGHT and stem("current") in plan.own
+    top = _top(index, "what's the temperature in Madrid right now", 3)
+    assert not [name for name in top if "histor" in name], top
+
+
+def _top_among(index: ToolSearchIndex, query: str, allowed: frozenset[str]) -> str:
+    return index.search(query, limit=1, allowed=allowed)[0].name

@@ -25,17 +25,24 @@ from tests.servers import running_server
 NEEDS = json.loads((Path(__file__).parent / "fixtures" / "search_needs.json").read_text())["needs"]
 
 # The first 157 needs were written first; every third of them (positions 2, 5, 8, ...) was held
-# out while tuning the ranking. The rest are a second batch, written later the same way.
+# out while tuning the ranking. The next 73 are a second batch, written later the same way. The
+# needs marked "part": "held out" are a third batch, written for issue 18 before the ranking
+# changes it asked for; their misses were never looked at while making them.
 FIRST_BATCH = 157
+EARLIER = [n for n in NEEDS if "part" not in n]
+HELD_OUT = [n for n in NEEDS if n.get("part") == "held out"]
 PARTS = {
-    "tuned on": [n for i, n in enumerate(NEEDS[:FIRST_BATCH]) if i % 3 != 2],
-    "held out": [n for i, n in enumerate(NEEDS[:FIRST_BATCH]) if i % 3 == 2],
-    "second batch": NEEDS[FIRST_BATCH:],
+    "tuned on": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 != 2],
+    "held out": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 == 2],
+    "second batch": EARLIER[FIRST_BATCH:],
+    "third batch, held out": HELD_OUT,
 }
-# Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80. On all 230 needs the ranking reaches top-5
-# 0.926 and top-1 0.717 (held out: 0.904 and 0.692; the lexical ranking before had 0.874 and
-# 0.557 on all, 0.885 and 0.596 held out); these floors keep them from sliding back.
-TOP5_FLOOR, TOP1_FLOOR = 0.92, 0.71
+# Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80 on the labelled set; the ranking does not
+# reach it. Measured on all 386 needs: top-5 0.909, top-1 0.699 (before the issue-18 changes
+# 0.865 and 0.666). On the third batch, held out: 0.814 and 0.615 (before: 0.776 and 0.590);
+# on the earlier 230: 0.974 and 0.757 (before: 0.926 and 0.717; the lexical ranking before
+# that had 0.874 and 0.557). These floors, on the whole set, keep the figures from sliding back.
+TOP5_FLOOR, TOP1_FLOOR = 0.90, 0.69
 
 
 def _index(catalog: Catalog) -> ToolSearchIndex:
@@ -57,7 +64,7 @@ def _rates(index: ToolSearchIndex, needs: list[dict]) -> tuple[float, float, lis
 
 
 def test_the_labelled_needs_span_every_category_and_name_real_tools(builtin_catalog: Catalog):
-    assert len(NEEDS) >= 200 and len(PARTS["second batch"]) >= 60
+    assert len(EARLIER) == 230 and len(HELD_OUT) >= 80 and len(EARLIER) + len(HELD_OUT) == len(NEEDS)
     assert {s.category for s in builtin_catalog.tools.values()} <= {n["area"] for n in NEEDS}
     assert [a for n in NEEDS for a in n["accept"] if a not in builtin_catalog] == []
     assert len({n["need"].lower() for n in NEEDS}) == len(NEEDS)
