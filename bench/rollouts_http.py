@@ -7,7 +7,9 @@ and where a batched step's server time goes.
   (``concurrency`` envs in flight), then with the batch routes for each batch size B (B envs in
   flight, one ``/v1/envs/batch/step`` request of B steps per round). Per run it prints steps/s
   (steps only, i.e. the time inside ``step_many``; and with resets) and the CPU each process
-  spent per step, which stays meaningful when other work shares the machine.
+  spent per step, which stays meaningful when other work shares the machine; the server's CPU
+  inside ``step_many`` is split into its env thread (the steps, in the registry's worker) and
+  its event loop (HTTP, routing, body validation: the main thread).
 * ``bench_batch_breakdown``: the batch route's stages in process, on an environment built like
   the server's (durability D, one DuckDB file): request decoding and validation, the env
   steps, and the JSON encoding of the answer, per step.
@@ -42,30 +44,55 @@ from env_server.rl.api import EnvRegistry
 from env_server.rl.batch import BatchStepItem, attempt
 from env_server.rl.http_ops import EnvCreateRequest, EnvOps
 from env_server.rl.scenarios import ScenarioPool
-from env_server.runner import build_environment
+from env_server.runner import build_environment, freeze_startup_heap
 from state.store import Durability
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
+class Tally:
+    """What happened inside ``step_many`` calls: steps, seconds, and CPU seconds per process."""
+
+    steps: int = 0
+    step_s: float = 0.0  # time inside step_many
+    step_cpu_s: float = 0.0  # this process's CPU inside step_many (encoding actions, decoding answers)
+    server_step_cpu_s: float = 0.0  # the server's CPU meanwhile (/proc ticks: 10 ms grain, averaged out)
+    server_loop_cpu_s: float = 0.0  # of which its main thread's: the event loop (HTTP, routing, validation)
+
+    def add(self, other: Tally) -> None:
+        self.steps += other.steps
+        self.step_s += other.step_s
+        self.step_cpu_s += other.step_cpu_s
+        self.server_step_cpu_s += other.server_step_cpu_s
+        self.server_loop_cpu_s += other.server_loop_cpu_s
+
+
+@dataclass
 class Run:
     label: str
     episodes: int
-    steps: int
-    step_s: float  # time inside step_many
-    step_cpu_s: float  # this process's CPU inside step_many (encoding actions, decoding answers)
-    server_step_cpu_s: float  # the server's CPU during step_many (/proc ticks: 10 ms grain, averaged out)
+    tally: Tally
     wall_s: float
     client_cpu_s: float
     server_cpu_s: float
 
+    @property
+    def steps(self) -> int:
+        return self.tally.steps
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.tally.steps / self.tally.step_s
+
     def line(self) -> str:
-        per = 1e6 / self.steps
-        return (f"  {self.label:<28} {self.steps / self.step_s:7.0f} steps/s  (with resets {self.steps / self.wall_s:6.0f}; "
+        per, t = 1e6 / self.steps, self.tally
+        loop = t.server_loop_cpu_s * per
+        return (f"  {self.label:<28} {self.steps_per_s:7.0f} steps/s  (with resets {self.steps / self.wall_s:6.0f}; "
                 f"{self.steps} steps; CPU per step: client {self.client_cpu_s * per:4.0f} us, of which in step_many "
-                f"{self.step_cpu_s * per:3.0f} us; server {self.server_cpu_s * per:4.0f} us, of which in step_many "
-                f"{self.server_step_cpu_s * per:3.0f} us)")
+                f"{t.step_cpu_s * per:3.0f} us; server {self.server_cpu_s * per:4.0f} us, of which in step_many "
+                f"{t.server_step_cpu_s * per:3.0f} us: env thread {t.server_step_cpu_s * per - loop:3.0f}, "
+                f"event loop {loop:3.0f})")
 
 
 @contextmanager
@@ -103,8 +130,10 @@ def _wait_up(url: str, proc: subprocess.Popen[bytes]) -> None:
             time.sleep(0.1)
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, tid: int | None = None) -> float:
+    """CPU seconds of process ``pid``, or of its thread ``tid`` (the main thread's tid is the pid)."""
+    stat = Path(f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat")
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -122,10 +151,8 @@ def bench_http(episodes: int, concurrency: int, batch_sizes: list[int], durabili
         anyio.run(_warm_up, url, token)
         for label, options, n, in_flight in plans:
             cpu0, server0 = time.process_time(), cpu_seconds(pid)
-            steps, step_s, step_cpu, server_step_cpu, wall_s = anyio.run(_rollouts, url, token, pid, options, n,
-                                                                         in_flight)
-            runs.append(Run(label, n, steps, step_s, step_cpu, server_step_cpu, wall_s, time.process_time() - cpu0,
-                            cpu_seconds(pid) - server0))
+            tally, wall_s = anyio.run(_rollouts, url, token, pid, options, n, in_flight)
+            runs.append(Run(label, n, tally, wall_s, time.process_time() - cpu0, cpu_seconds(pid) - server0))
             print(runs[-1].line(), flush=True)
     return runs
 
@@ -139,40 +166,41 @@ async def _warm_up(url: str, token: str) -> None:
 
 
 async def _rollouts(url: str, token: str, pid: int, options: dict[str, Any], episodes: int, in_flight: int
-                    ) -> tuple[int, float, float, float, float]:
+                    ) -> tuple[Tally, float]:
     specs = ScenarioPool(default_environment()).specs
-    steps, step_s, step_cpu, server_cpu = 0, 0.0, 0.0, 0.0
+    tally = Tally()
     async with RolloutClient(url, admin_token=token, **options) as client:
         started = time.perf_counter()
         for first in range(0, episodes, in_flight):
             resets = await client.reset_many([{"seed": s} for s in range(first, min(episodes, first + in_flight))])
-            n, t, c, sc = await _play(client, resets, specs, pid)
-            steps, step_s, step_cpu, server_cpu = steps + n, step_s + t, step_cpu + c, server_cpu + sc
+            tally.add(await _play(client, resets, specs, pid))
         wall = time.perf_counter() - started
-    return steps, step_s, step_cpu, server_cpu, wall
+    return tally, wall
 
 
-async def _play(client: RolloutClient, resets: list[Any], specs: dict[str, Any], pid: int | None = None
-                ) -> tuple[int, float, float, float]:
-    """Oracle episodes for ``resets`` to the end; (steps, then seconds, CPU seconds and the server's
-    CPU seconds inside step_many); closes the envs."""
+async def _play(client: RolloutClient, resets: list[Any], specs: dict[str, Any], pid: int | None = None) -> Tally:
+    """Oracle episodes for ``resets`` to the end, tallied inside step_many (the server's CPU when
+    ``pid`` is given); closes the envs."""
     policies = {r.env_id: OraclePolicy(specs[r.info["scenario_id"]]) for r in resets}
     latest = {r.env_id: (r.observation, r.info) for r in resets}
-    steps, elapsed, cpu, server = 0, 0.0, 0.0, 0.0
+    tally = Tally()
     while latest:
         batch = [(env_id, policies[env_id](*latest[env_id])) for env_id in latest]
-        s0 = cpu_seconds(pid) if pid else 0.0
+        s0, l0 = (cpu_seconds(pid), cpu_seconds(pid, pid)) if pid else (0.0, 0.0)
         t0, c0 = time.perf_counter(), time.process_time()
         results = await client.step_many(batch)
-        elapsed, cpu = elapsed + time.perf_counter() - t0, cpu + time.process_time() - c0
-        server += (cpu_seconds(pid) - s0) if pid else 0.0
-        steps += len(results)
+        tally.step_s += time.perf_counter() - t0
+        tally.step_cpu_s += time.process_time() - c0
+        if pid:
+            tally.server_step_cpu_s += cpu_seconds(pid) - s0
+            tally.server_loop_cpu_s += cpu_seconds(pid, pid) - l0
+        tally.steps += len(results)
         for result in results:
             latest[result.env_id] = (result.observation, result.info)
             if result.done:
                 del latest[result.env_id]
     await client.close_many(list(policies))
-    return steps, elapsed, cpu, server
+    return tally
 
 
 STAGES = ("request decode + validation", "env steps", "JSON encode")
@@ -183,6 +211,7 @@ def bench_batch_breakdown(size: int, rounds: int, durability: Durability) -> dic
     with tempfile.TemporaryDirectory() as tmp:
         environment = build_environment(load_catalog(), ServerSettings(
             db_path=Path(tmp) / "b.duckdb", admin_token="t", durability=durability))
+        freeze_startup_heap()  # as the server does once its environment is built
         ops = EnvOps(environment, EnvRegistry(environment))
         specs = ScenarioPool(environment).specs
         for first in range(0, len(specs), size):  # warm-up, untimed: every scenario's first-use caches

@@ -1,7 +1,7 @@
 """Scale rollouts past one process with Ray: actors that each host in-process ``ToolEnv``s.
 
-Ray is an optional extra (``pip install toolenv[ray]``); it is imported only when
-:func:`run_rollouts` needs it, and a missing install raises :class:`RayNotInstalledError`.
+Ray is an optional extra (``pip install toolenv[ray]``); it is imported only when a Ray run
+needs it, and a missing install raises :class:`RayNotInstalledError`.
 
 ::
 
@@ -10,25 +10,34 @@ Ray is an optional extra (``pip install toolenv[ray]``); it is imported only whe
     results = run_rollouts(range(256), num_actors=8, policy="oracle")
     print(sum(r.success for r in results) / len(results))
 
-* Each actor builds its own :class:`~env_server.rl.ToolEnv` (over its process's default
-  environment) and plays whole episodes: ``reset(seed=s, options=...)``, then the policy until
-  ``terminated`` or ``truncated``. Seeds are dealt to actors round-robin; results come back in
-  the order of ``seeds``, one :class:`EpisodeResult` each.
-* An episode depends only on its seed, its reset options and the policy, so the results equal
-  :func:`run_episodes` in this process for the same arguments, whatever the actor count.
-* ``policy``: ``"oracle"`` (:class:`~env_server.rl.OraclePolicy`, scores 100%), ``"scripted"``
-  (:class:`~env_server.rl.ScriptedPolicy` with no actions: a no-tool baseline that answers every
-  turn with its fallback text), ``"package.module:factory"``, or a picklable factory. A factory
-  is called after every reset as ``factory(env, seed)`` and returns a policy
-  ``(observation, info) -> action``. Names are resolved inside the actor, so the module must be
-  importable on the workers.
-* ``options``: one reset-options dict for every seed, or a list aligned with ``seeds``.
+* Each actor is a :class:`~clients.rollout_worker.RolloutWorker`: one ``ToolEnv`` over its
+  process's default environment, playing whole episodes. Results come back in the order of
+  ``seeds``, one :class:`~clients.rollout_worker.EpisodeResult` each, equal to
+  :func:`~clients.rollout_worker.run_episodes` in this process for the same arguments, whatever
+  the actor count (policies and options: see ``rollout_worker``).
+* Dispatch: seeds go out in chunks of ``chunk_size`` episodes, at most two chunks per actor at
+  a time (one playing, one waiting), each to whichever actor has room; actors are placed with
+  Ray's ``SPREAD`` strategy, so they land on every node of a cluster.
+* Actor failures: when an actor dies (killed with ``ray.kill``, its process crashed, its node
+  went away) the episodes it held, running or waiting, are sent again to the other actors, and
+  a replacement actor is started (at most ``max_replacements`` in a run; default: as many as
+  ``num_actors``); it takes work once it is up, so nobody waits for it while others are free.
+  An episode depends only on its seed, options and policy, so a retried
+  episode gives the result the undisturbed run gives, and every seed is answered exactly once.
+  When no actor is left and none may be started, :class:`RolloutFailedError` is raised. An
+  exception inside an episode (a policy bug) is not retried: it is raised as Ray raises it.
+* :class:`RolloutActorPool` keeps its actors between runs (a trainer plays many batches on the
+  same actors) and reports what each run did: :class:`RolloutRunResult` (steps, wall time,
+  actor failures, retried episodes, replacements). ``on_progress`` is called after every
+  finished chunk with a :class:`RolloutProgressRecord`.
 
 Where the actors run:
 
 * ``address=None``: start a private local Ray for this call (``num_cpus=num_actors``) and shut
   it down afterwards. The project root goes on the workers' ``PYTHONPATH``.
-* ``address="auto"`` (or ``"ray://host:10001"``): join a running cluster; nothing is shut down.
+* ``address="auto"``, ``"host:6379"`` (or ``"ray://host:10001"``): join a running cluster;
+  nothing is shut down. ``bench/bench_ray.sh`` starts a head and a second node on this machine
+  and runs 1, 2 and 4 actors on them.
 * If Ray is already initialized in this process, that instance is used as it is.
 * ``local_mode=True``: no Ray at all; the actor code runs serially in this process. Ray 2.x
   removed ``ray.init(local_mode=True)``, and this is what it was for: debugging the same code
@@ -47,127 +56,96 @@ from a checkout or wheel, or ship the code with ``runtime_env={"working_dir": ".
     # when done, on every node
     ray stop
 
-One actor holds one env and plays its episodes one after another, so ``num_actors`` is the
-parallelism: about one per CPU core of the cluster.
+One actor plays its episodes one after another, so ``num_actors`` is the parallelism: about
+one per CPU core of the cluster.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from env_server.rl import DEFAULT_MAX_EPISODE_STEPS, OraclePolicy, ScriptedPolicy, ToolEnv
-
-Policy = Callable[[Any, Mapping[str, Any]], Any]
-PolicyFactory = Callable[[ToolEnv, int], Policy]
-PolicySpec = str | PolicyFactory
-OptionsSpec = Mapping[str, Any] | Sequence[Mapping[str, Any] | None] | None
+from clients.rollout_worker import (
+    BUILTIN_POLICIES,
+    EpisodeJob,
+    EpisodeResult,
+    OptionsSpec,
+    PolicySpec,
+    RolloutWorker,
+    plan_jobs,
+    resolve_policy,
+    run_episodes,
+)
+from env_server.rl import DEFAULT_MAX_EPISODE_STEPS
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+CHUNKS_PER_ACTOR = 2  # in flight per actor: one playing, one waiting, so no actor waits for the driver
+DEFAULT_CHUNK_SIZE = 4
 
 
 class RayNotInstalledError(ImportError):
     """Raised when a Ray run is requested but the ``ray`` extra is not installed."""
 
 
+class RolloutFailedError(RuntimeError):
+    """Raised when episodes are left, every actor has died and no replacement may be started."""
+
+
 @dataclass(frozen=True, kw_only=True)
-class EpisodeResult:
-    """One finished episode."""
+class RolloutRunResult:
+    """What one :meth:`RolloutActorPool.play` did."""
 
-    seed: int
-    scenario_id: str
-    total_reward: float
-    rewards: tuple[float, ...]  # one per step, in order
-    success: bool  # every task of the scenario correct
+    episodes: list[EpisodeResult]  # in the order of the seeds, each exactly once
     steps: int
-    terminated: bool
-    truncated: bool
-    state_digest: str  # the world-state digest after the last step
+    wall_s: float  # from the first chunk sent to the last result received
+    actor_failures: int  # actors found dead during the run (killed, crashed, node lost)
+    retried_episodes: int  # episodes sent again because their actor died
+    replacements: int  # actors started in place of dead ones
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.wall_s if self.wall_s > 0 else 0.0
 
 
-# -- policies ---------------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True)
+class RolloutProgressRecord:
+    """A run's state after a finished chunk (given to ``on_progress``)."""
+
+    done: int  # episodes with a result
+    total: int
+    actor_failures: int
+    busy_actors: tuple[Any, ...]  # handles of the actors holding episodes now, the busiest first
 
 
-def _oracle(env: ToolEnv, seed: int) -> Policy:
-    return OraclePolicy(env.scenario)
+ProgressHook = Callable[[RolloutProgressRecord], None]
 
 
-def _scripted(env: ToolEnv, seed: int) -> Policy:
-    return ScriptedPolicy([])
+@dataclass
+class _RunState:
+    """The bookkeeping of one run: job indices waiting, chunks in flight, results so far."""
 
+    jobs: list[EpisodeJob]
+    waiting: deque[list[int]]  # chunks of job indices, in seed order
+    results: list[EpisodeResult | None]
+    in_flight: dict[Any, tuple[Any, list[int]]] = field(default_factory=dict)  # ref -> (actor, chunk)
+    done: int = 0
+    actor_failures: int = 0
+    retried: int = 0
+    replacements: int = 0
 
-BUILTIN_POLICIES: dict[str, PolicyFactory] = {"oracle": _oracle, "scripted": _scripted}
+    def load(self, actor: Any) -> int:
+        return sum(1 for holder, _ in self.in_flight.values() if holder is actor)
 
-
-def resolve_policy(policy: PolicySpec) -> PolicyFactory:
-    """A policy factory from a built-in name, ``"module:callable"``, or a factory itself."""
-    if callable(policy):
-        return policy
-    if policy in BUILTIN_POLICIES:
-        return BUILTIN_POLICIES[policy]
-    module_name, sep, attr = policy.partition(":")
-    if not sep or not module_name or not attr:
-        known = ", ".join(sorted(BUILTIN_POLICIES))
-        raise ValueError(f"unknown policy {policy!r}: use one of {known} or 'package.module:factory'")
-    target: Any = importlib.import_module(module_name)
-    for part in attr.split("."):
-        target = getattr(target, part)
-    if not callable(target):
-        raise ValueError(f"policy {policy!r} is not callable")
-    return target
-
-
-# -- the work of one actor --------------------------------------------------------------------
-
-
-class RolloutWorker:
-    """Hosts one ``ToolEnv`` and plays episodes on it; the body of each Ray actor."""
-
-    def __init__(self, policy: PolicySpec = "oracle", *, reward: str = "dense",
-                 max_steps: int = DEFAULT_MAX_EPISODE_STEPS) -> None:
-        self.factory = resolve_policy(policy)
-        self.env = ToolEnv(reward=reward, max_steps=max_steps)
-
-    def run(self, jobs: Sequence[tuple[int, Mapping[str, Any] | None]]) -> list[EpisodeResult]:
-        return [self.play(seed, options) for seed, options in jobs]
-
-    def play(self, seed: int, options: Mapping[str, Any] | None = None) -> EpisodeResult:
-        env = self.env
-        obs, info = env.reset(seed=seed, options=dict(options) if options else None)
-        policy = self.factory(env, seed)
-        rewards: list[float] = []
-        terminated = truncated = False
-        while not (terminated or truncated):
-            obs, reward, terminated, truncated, info = env.step(policy(obs, info))
-            rewards.append(reward)
-        return EpisodeResult(
-            seed=seed, scenario_id=info["scenario_id"], total_reward=sum(rewards), rewards=tuple(rewards),
-            success=bool(info["success"]), steps=len(rewards), terminated=terminated, truncated=truncated,
-            state_digest=info["state_digest"],
-        )
-
-    def close(self) -> None:
-        self.env.close()
-
-
-def run_episodes(
-    seeds: Iterable[int], *, policy: PolicySpec = "oracle", options: OptionsSpec = None,
-    reward: str = "dense", max_steps: int = DEFAULT_MAX_EPISODE_STEPS,
-) -> list[EpisodeResult]:
-    """Play every seed in this process, serially (the reference for the Ray runs)."""
-    jobs = _jobs(seeds, options)
-    worker = RolloutWorker(policy, reward=reward, max_steps=max_steps)
-    try:
-        return worker.run(jobs)
-    finally:
-        worker.close()
-
-
-# -- Ray --------------------------------------------------------------------------------------
+    def progress(self) -> RolloutProgressRecord:
+        holders = [holder for holder, _ in self.in_flight.values()]
+        busy = sorted({id(a): a for a in holders}.values(), key=lambda a: -holders.count(a))
+        return RolloutProgressRecord(done=self.done, total=len(self.jobs), actor_failures=self.actor_failures,
+                                     busy_actors=tuple(busy))
 
 
 def import_ray() -> Any:
@@ -178,6 +156,143 @@ def import_ray() -> Any:
             "the Ray rollout runner needs Ray: pip install 'toolenv[ray]' (or pip install 'ray>=2.9')"
         ) from exc
     return ray
+
+
+class RayRolloutWorker(RolloutWorker):
+    """The actor class: a ``RolloutWorker`` that can also say which Ray node it runs on."""
+
+    def node_id(self) -> str:
+        return str(import_ray().get_runtime_context().get_node_id())
+
+
+class RolloutActorPool:
+    """``num_actors`` Ray actors playing episodes, with retry on actor death (module docstring).
+
+    Ray must be initialized. ``actors`` lists the live actors; one that is still starting (a
+    replacement importing toolenv) gets work only once it answers, so a run never waits for it
+    while other actors are free. Use as a context manager, or call :meth:`close` (it kills the
+    actors). ``max_replacements`` may be changed between runs.
+    """
+
+    def __init__(
+        self, num_actors: int, *, policy: PolicySpec = "oracle", reward: str = "dense",
+        max_steps: int = DEFAULT_MAX_EPISODE_STEPS, chunk_size: int = DEFAULT_CHUNK_SIZE,
+        max_replacements: int | None = None,
+    ) -> None:
+        if num_actors < 1:
+            raise ValueError("num_actors must be at least 1")
+        if chunk_size < 1:
+            raise ValueError("chunk_size must be at least 1")
+        self._ray = import_ray()
+        self._actor_cls = self._ray.remote(RayRolloutWorker)
+        self._args = (policy,)
+        self._kwargs = {"reward": reward, "max_steps": max_steps}
+        self.chunk_size = chunk_size
+        self.max_replacements = num_actors if max_replacements is None else max_replacements
+        self.actors: list[Any] = []
+        self._starting: dict[Any, Any] = {}  # the first answer of each actor still starting -> the actor
+        for _ in range(num_actors):
+            self._start()
+
+    def __enter__(self) -> RolloutActorPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def nodes(self) -> list[str]:
+        """The Ray node id of each actor (waits until every actor is up)."""
+        self._ray.get(list(self._starting))
+        self._starting.clear()
+        return [str(n) for n in self._ray.get([a.node_id.remote() for a in self.actors])]
+
+    def warm_up(self) -> None:
+        """Every actor plays each scenario once (``RolloutWorker.warm_up``), untimed."""
+        self._ray.get([a.warm_up.remote() for a in self.actors])
+
+    def play(self, seeds: Iterable[int], options: OptionsSpec = None, *,
+             on_progress: ProgressHook | None = None) -> RolloutRunResult:
+        """Play every seed; the episodes come back in seed order, each exactly once."""
+        jobs = plan_jobs(seeds, options)
+        chunks = deque(list(range(k, min(k + self.chunk_size, len(jobs)))) for k in range(0, len(jobs), self.chunk_size))
+        run = _RunState(jobs=jobs, waiting=chunks, results=[None] * len(jobs))
+        started = time.perf_counter()
+        while run.waiting or run.in_flight:
+            self._send(run)
+            (ref,), _ = self._ray.wait([*run.in_flight, *self._starting], num_returns=1)
+            if ref in self._starting:
+                self._started(run, ref)
+                continue
+            self._receive(run, ref)
+            if on_progress is not None:
+                on_progress(run.progress())
+        episodes = [r for r in run.results if r is not None]
+        return RolloutRunResult(episodes=episodes, steps=sum(r.steps for r in episodes),
+                                wall_s=time.perf_counter() - started, actor_failures=run.actor_failures,
+                                retried_episodes=run.retried, replacements=run.replacements)
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self._ray.kill(actor)
+        self.actors.clear()
+        self._starting.clear()
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        actor = self._actor_cls.options(scheduling_strategy="SPREAD").remote(*self._args, **self._kwargs)
+        self.actors.append(actor)
+        self._starting[actor.node_id.remote()] = actor
+
+    def _send(self, run: _RunState) -> None:
+        """Give waiting chunks to the started actors with room, a level at a time so they share the work."""
+        starting = {id(a) for a in self._starting.values()}
+        ready = [a for a in self.actors if id(a) not in starting]
+        for level in range(CHUNKS_PER_ACTOR):
+            for actor in ready:
+                if run.waiting and run.load(actor) <= level:
+                    chunk = run.waiting.popleft()
+                    run.in_flight[actor.run.remote([run.jobs[i] for i in chunk])] = (actor, chunk)
+        if not run.in_flight and not self._starting:
+            left = sum(len(c) for c in run.waiting)
+            raise RolloutFailedError(f"{left} episodes are left and no actor can play them: {run.actor_failures} "
+                                     f"actors died and the {self.max_replacements} replacements are spent")
+
+    def _started(self, run: _RunState, ref: Any) -> None:
+        actor = self._starting.pop(ref)
+        try:
+            self._ray.get(ref)
+        except self._ray.exceptions.RayActorError:  # died before it took any work
+            self._replace(run, actor, [])
+
+    def _receive(self, run: _RunState, ref: Any) -> None:
+        actor, chunk = run.in_flight.pop(ref)
+        exceptions = self._ray.exceptions
+        try:
+            episodes = self._ray.get(ref)
+        except exceptions.RayActorError:
+            self._replace(run, actor, [chunk])
+            return
+        except exceptions.ObjectLostError:  # the answer was lost with its node, the actor may live on
+            run.waiting.appendleft(chunk)
+            run.retried += len(chunk)
+            return
+        for i, episode in zip(chunk, episodes, strict=True):
+            run.results[i] = episode
+        run.done += len(chunk)
+
+    def _replace(self, run: _RunState, dead: Any, lost: list[list[int]]) -> None:
+        """Send the dead actor's chunks again, first in line, and start a replacement if allowed."""
+        orphans = [ref for ref, (holder, _) in run.in_flight.items() if holder is dead]
+        lost = sorted([*lost, *(run.in_flight.pop(ref)[1] for ref in orphans)])
+        run.waiting.extendleft(reversed(lost))
+        run.retried += sum(len(c) for c in lost)
+        run.actor_failures += 1
+        self.actors.remove(dead)
+        self._ray.kill(dead)
+        if run.replacements < self.max_replacements:
+            self._start()
+            run.replacements += 1
 
 
 def run_rollouts(
@@ -191,18 +306,22 @@ def run_rollouts(
     reward: str = "dense",
     max_steps: int = DEFAULT_MAX_EPISODE_STEPS,
     runtime_env: dict[str, Any] | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    max_replacements: int | None = None,
 ) -> list[EpisodeResult]:
     """Play every seed on ``num_actors`` Ray actors; results in the order of ``seeds``.
 
-    See the module docstring for ``address``, ``local_mode``, ``policy`` and ``options``.
+    See the module docstring for ``address``, ``local_mode``, retries and ``max_replacements``;
+    ``rollout_worker`` for ``policy`` and ``options``.
 
     Raises:
         RayNotInstalledError: Ray is needed (not ``local_mode``) and not installed.
+        RolloutFailedError: actors died and no replacement was left for their episodes.
         ValueError: ``num_actors`` < 1, an unknown policy name, or misaligned ``options``.
     """
     if num_actors < 1:
         raise ValueError("num_actors must be at least 1")
-    jobs = _jobs(seeds, options)
+    jobs = plan_jobs(seeds, options)
     if local_mode:
         return run_episodes([s for s, _ in jobs], policy=policy, options=[o for _, o in jobs],
                             reward=reward, max_steps=max_steps)
@@ -216,20 +335,11 @@ def run_rollouts(
         ray.init(**_init_kwargs(address, num_actors, runtime_env))
     # Ray's actor default: 1 CPU to place it, 0 while it runs, so more actors than CPUs
     # oversubscribe instead of waiting forever for a CPU that finished actors still hold.
-    actor_cls = ray.remote(RolloutWorker)
-    actors = [actor_cls.remote(policy, reward=reward, max_steps=max_steps)
-              for _ in range(min(num_actors, len(jobs)))]
     try:
-        shards = [list(range(k, len(jobs), len(actors))) for k in range(len(actors))]
-        pending = [a.run.remote([jobs[i] for i in shard]) for a, shard in zip(actors, shards, strict=True)]
-        results: list[EpisodeResult | None] = [None] * len(jobs)
-        for shard, shard_results in zip(shards, ray.get(pending), strict=True):
-            for i, result in zip(shard, shard_results, strict=True):
-                results[i] = result
-        return [r for r in results if r is not None]
+        with RolloutActorPool(min(num_actors, len(jobs)), policy=policy, reward=reward, max_steps=max_steps,
+                              chunk_size=chunk_size, max_replacements=max_replacements) as pool:
+            return pool.play([s for s, _ in jobs], [o for _, o in jobs]).episodes
     finally:
-        for actor in actors:
-            ray.kill(actor)
         if started:
             ray.shutdown()
 
@@ -251,13 +361,3 @@ def local_runtime_env() -> dict[str, Any]:
     """A runtime env that lets local workers import toolenv from this checkout."""
     path = [str(PROJECT_ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     return {"env_vars": {"PYTHONPATH": os.pathsep.join(path)}}
-
-
-def _jobs(seeds: Iterable[int], options: OptionsSpec) -> list[tuple[int, Mapping[str, Any] | None]]:
-    seed_list = [int(s) for s in seeds]
-    if options is None or isinstance(options, Mapping):
-        return [(s, options) for s in seed_list]
-    per_seed = list(options)
-    if len(per_seed) != len(seed_list):
-        raise ValueError(f"options: {len(per_seed)} entries for {len(seed_list)} seeds; give one per seed or one dict")
-    return list(zip(seed_list, per_seed, strict=True))

@@ -50,7 +50,9 @@ def _step_items(http: httpx.Client, items: list[dict[str, Any]], **kw: Any) -> l
 
 def test_a_batch_answers_every_item_in_order_and_one_bad_item_fails_only_itself(server):
     url, env = server
-    with httpx.Client(base_url=url, headers=AUTH) as http:
+    # The first generated scenario builds the catalog's generator tables: seconds on a loaded
+    # machine, past httpx's default 5 s read timeout.
+    with httpx.Client(base_url=url, headers=AUTH, timeout=60) as http:
         resets = _reset_items(http, [{"seed": 3, "options": GENERATED}, {"options": {"scenario_id": EVAL_SCENARIO}},
                                      {"options": {"scenario_id": "airport_ride_hom"}}, {"seed": 4}])
         assert [r["status"] for r in resets] == [201, 201, 422, 201]
