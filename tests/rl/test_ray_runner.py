@@ -43,6 +43,8 @@ def local_ray() -> Iterator[Any]:
         ray.shutdown()
 
 
+# Starting Ray costs ~15-25 s on this machine: the Ray tests run under the slow mark (CI runs it too).
+@pytest.mark.slow
 def test_two_ray_actors_give_the_in_process_results_for_the_same_seeds(local_ray):
     expected = run_episodes(SEEDS, options=OPTIONS) + run_episodes(SEEDS, policy=flawed)
     got = run_rollouts(SEEDS, num_actors=2, options=OPTIONS) + \
