@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Echoes accept a local time without an offset ("2026-03-20T09:00:00"), as calendars send it.
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
-SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
 LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
@@ -162,7 +161,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     kind = timeline.moment_kind(name, kind, schema.get("format"))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
-    if typ == "integer" and (epoch := epoch_node(name, kind, schema)) is not None:
+    if typ == "integer" and (epoch := epoch_node(name, kind, schema, parent)) is not None:
         return epoch  # a moment as Unix time (epoch_kinds)
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
@@ -245,7 +244,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             return lambda gen, index: {"value": draw_kind("tag", gen)}
         return lambda gen, index: {}
     # Only the time axis of a series item steps with the item index; other dates stay random.
-    children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
+    children = tuple((k, plan_for(plans, sub, k, name, entity, hints), timeline.is_series_axis(k, name, entity))
+                     for k, sub in props.items())
     rules = invariants.rules_for(props)
     may_omit = any(isinstance(sub, dict) and sub.get(ECHO_KEY) is True for sub in props.values())
     stats = numeric.stat_groups(props)
@@ -260,12 +260,12 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
         outer = gen.enter(index is not None, index or 0)
         try:
             out = {k: child(gen, index if series else None) for k, child, series in children}
+            if may_omit:
+                out = {k: v for k, v in out.items() if v is not MISSING}
+            for step in steps:  # in the record's own scope: its place, its instrument
+                step(out, gen, index)
         finally:
             gen.scope = outer
-        if may_omit:
-            out = {k: v for k, v in out.items() if v is not MISSING}
-        for step in steps:
-            step(out, gen, index)
         if rules:
             invariants.enforce(out, gen.args, rules)
         if stats:
@@ -294,7 +294,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
     child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
-    whole = geo_array(name, items, entity, child)
+    whole = geo_array(name, items, entity, child, schema)
     if whole is not None:  # a country's languages, a point's bounding box: one list, not items
         if hi >= 10_000:
             return whole
@@ -306,8 +306,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
                       if k in CLOSED_LISTS), None)
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
-    stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
-    step = timeline.cadence(item_name, entity)
+    axis = next((k for k in item_props if timeline.is_series_axis(k, item_name, entity)), None) if objects else None
+    stepping = axis is not None
+    step = timeline.cadence(item_name, entity, axis or "")
     when = timeline.when_key(item_props) if objects else None
     tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
@@ -368,7 +369,7 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
     elif kind in timeline.DRAWN_KINDS:  # a birth date, a moment past: not on the series axis
         base = lambda gen, index: timeline.as_format(str(draw_kind(kind, gen)), fmt)
     elif fmt == "date" or fmt == "date-time":
-        base = lambda gen, index: gen._dated(fmt, kind, index, parent)
+        base = lambda gen, index: gen._dated(fmt, kind, index, parent, name)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
         draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
                      kind if kind is not None and kind.endswith("_url") and kind in KINDS else
@@ -378,9 +379,11 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
         base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"
     else:
         plain = _compile_plain_string(name, entity, kind)
-        if kind in ("date", "past_date", "future_date", "datetime"):
-            dfmt = "date-time" if kind == "datetime" else "date"
-            base = lambda gen, index: gen._dated(dfmt, kind, index, parent) if index is not None else plain(gen)
+        if kind in ("date", "past_date", "future_date", "datetime", "current_time"):
+            dfmt = "date-time" if kind in ("datetime", "current_time") else "date"
+            windowed = kind == "current_time"  # a stamp of now, unless the call asks about a window
+            base = lambda gen, index: gen._dated(dfmt, kind, index, parent, name) if index is not None or windowed \
+                else plain(gen)
         else:
             base = lambda gen, index: plain(gen)
     lo, hi = schema.get("minLength"), schema.get("maxLength")
