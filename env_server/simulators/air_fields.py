@@ -49,7 +49,7 @@ _CATEGORY_NAMES = frozenset({"category", "aqi_category", "level", "aqi_level", "
 _SUB_GROUPS = frozenset({"iaqi", "sub_indices", "subindices", "sub_index", "individual_aqi", "pollutant_aqi"})
 _CONC_GROUPS = frozenset({"components", "concentrations", "pollutants", "pollutant_concentrations", "measurements",
                           "pollution"})
-_PARAMETER_NAMES = frozenset({"parameter", "pollutant", "parameter_name", "param", "species"})
+_PARAMETER_NAMES = frozenset({"parameter", "pollutant", "parameter_name", "pollutant_name"})
 _VALUE_NAMES = frozenset({"value", "concentration", "last_value", "latest_value"})
 _UNITS_NAMES = frozenset({"units", "unit"})
 _STAT_NAMES = frozenset({"avg", "min", "max", "mean", "average"})
@@ -236,8 +236,8 @@ def _measure(props: Mapping[str, Any]) -> MeasureSpec | None:
     if parameter is None:
         return None
     choices = _enum(props[parameter])
-    if choices is not None and not any(pollutant_of(c) or c in ("bc", "uvi") for c in choices):
-        return None
+    if not any(pollutant_of(c) or c in ("bc", "uvi") for c in choices or ()):
+        return None  # a "parameter" that names no pollutant is some other measure
     value = next((k for k in props if snake(k) in _VALUE_NAMES and _number(props[k])), None)
     units = next((k for k in props if snake(k) in _UNITS_NAMES), None)
     stats = tuple(_field((k,), s, None, scale="us") for k, s in props.items() if snake(k) in _STAT_NAMES and _number(s))
