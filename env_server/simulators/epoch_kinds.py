@@ -28,7 +28,7 @@ _AMOUNT = re.compile(r"(^|_)(duration|elapsed|response|spent|wait|delay|latency|
                      r"seconds|secs|minutes|mins|hours|offset|zone|count)(_|$)")
 _FUTURE = re.compile(r"(^|_)(expires|expiry|scheduled|due|next|until|valid)(_|$)")
 _MOMENT_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", "current_time", "now",
-                           "past_datetime", "today", "timestamp"})
+                           "stamped_time", "past_datetime", "today", "timestamp"})
 _MS_RE = re.compile(r"(^|_)(ms|millis|milliseconds)(_|$)")
 
 
@@ -54,7 +54,7 @@ def epoch_node(name: str, kind: str | None, schema: dict[str, Any],
         now = int(gen.now.replace(tzinfo=dt.UTC).timestamp())
         if index is not None:
             seconds = int(gen.series_moment(index, parent, name)[0].replace(tzinfo=dt.UTC).timestamp())
-        elif kind in ("now", "current_time", "today"):
+        elif kind in ("now", "current_time", "today", "stamped_time"):
             seconds = now - gen.rng.randint(0, 3_600)
         elif future:
             seconds = now + gen.rng.randint(3_600, 90 * 86_400)

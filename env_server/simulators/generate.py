@@ -49,8 +49,8 @@ from state.encoding import encode_canonical
 
 _DAY = dt.timedelta(days=1)
 # Kinds of a moment a call's window bounds ("time" too: a date-time field named ``start_time``).
-# A record's own "current" stamp too: inside the call's window when it sets one, else just before now.
-_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", "current_time"})
+# A record's own stamp too (``timeline.STAMPED``): inside the call's window when it sets one, else now.
+_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", timeline.STAMPED})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
@@ -389,7 +389,7 @@ class Generation:
         # The call's window (dates it asks about) beats "current"; the response's own clock does not.
         in_window = self.window_day(kind) if kind in _WINDOWED_KINDS else None
         if in_window is None and (
-                kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime")):
+                kind in ("current_time", "now", "today", timeline.STAMPED) or self.current and kind in (None, "date", "datetime")):
             if fmt == "date":
                 return self.today.isoformat()
             return self.now_text() if kind == "now" else self.current_time_text()

@@ -379,9 +379,9 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
         base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"
     else:
         plain = _compile_plain_string(name, entity, kind)
-        if kind in ("date", "past_date", "future_date", "datetime", "current_time"):
-            dfmt = "date-time" if kind in ("datetime", "current_time") else "date"
-            windowed = kind == "current_time"  # a stamp of now, unless the call asks about a window
+        if kind in ("date", "past_date", "future_date", "datetime", timeline.STAMPED):
+            dfmt = "date-time" if kind in ("datetime", timeline.STAMPED) else "date"
+            windowed = kind == timeline.STAMPED  # a stamp of now, unless the call asks about a window
             base = lambda gen, index: gen._dated(dfmt, kind, index, parent, name) if index is not None or windowed \
                 else plain(gen)
         else:

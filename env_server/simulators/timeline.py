@@ -196,6 +196,9 @@ def end_is_past(name: str) -> bool:
     return bool(_PAST_ENDS.intersection(_words(name)))
 
 
+# The kind of a record's own stamp ("time", "timestamp" hinted as the current time): a moment
+# inside the call's window when it sets one, else just before the session's now.
+STAMPED = "stamped_time"
 # Kinds a field's own words give a moment, whatever its name's broader kind says.
 _KEPT_KINDS = frozenset({"holiday_date", "departure_time", "arrival_time", "current_time", "now", "today"})
 _MOMENT_KINDS = frozenset({None, "date", "datetime", "time", "future_date", "past_date", "year"})
@@ -206,6 +209,8 @@ BIRTH_WORDS = frozenset({"birth", "born", "dob", "birthday", "birthdate"})
 def moment_kind(name: str, kind: str | None, fmt: str | None) -> str | None:
     """The kind of a field that holds a moment, once per schema node: a birth date for
     ``date_of_birth``, a past moment for ``created_at``/``published``; else ``kind``."""
+    if kind == "current_time" and snake(name) in WHEN_FIELDS:
+        return STAMPED  # a record's own "timestamp": inside the call's window, else just before now
     if kind in _KEPT_KINDS or kind not in _MOMENT_KINDS:
         return kind
     words = set(_words(name))

@@ -118,7 +118,7 @@ def _walk(value: Any, schema: Any, name: str, entity: str, path: str) -> Iterato
             yield from _walk(sub, items, singular(name), entity, f"{path}[{i}]")
 
 
-def air_hits(spec: ToolSpec, result: Any) -> Iterator[Hit]:
+def air_hits(spec: ToolSpec, result: Any) -> list[Hit]:
     """Air records whose index, dominant pollutant or category disagree with their readings;
     point arrays off the globe."""
-    yield from _walk(result, spec.output_schema, "", spec.profile.entity or "", "$")
+    return list(_walk(result, spec.output_schema, "", spec.profile.entity or "", "$"))

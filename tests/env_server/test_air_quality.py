@@ -232,7 +232,7 @@ def test_an_imported_aqi_tool_agrees_with_its_own_readings(wtb_catalog: Catalog,
 # -- the audit -------------------------------------------------------------------------------------
 
 
-def test_the_audit_flags_an_aqi_a_dominant_pollutant_and_a_category_that_disagree(catalog: Catalog):  # noqa: F811
+def test_the_audit_flags_an_aqi_a_dominant_pollutant_and_a_category_that_disagree(catalog: Catalog):
     spec = catalog.tools["ambee_get_air_quality_by_city"]
     bad = {"city": "Mumbai", "stations": [
         {"placeName": "Mumbai", "AQI": 83, "PM25": 454.86, "PM10": 20.0, "NO2": 5.0, "OZONE": 10.0, "CO": 0.3,
@@ -250,7 +250,7 @@ def test_the_audit_flags_an_aqi_a_dominant_pollutant_and_a_category_that_disagre
 @pytest.mark.parametrize("tool", ["aqicn_get_city_aqi", "ambee_get_air_quality_by_city", "openmeteo_get_air_quality",
                                   "iqair_get_city_data", "weatherbit_get_air_quality_forecast",
                                   "aqicn_list_stations_in_bounds", "geoapify_get_isoline"])
-def test_the_air_tools_pass_the_audit_for_many_sessions(catalog: Catalog, tool: str):  # noqa: F811
+def test_the_air_tools_pass_the_audit_for_many_sessions(catalog: Catalog, tool: str):
     from env_server.specs.samples import sample_arguments
 
     env = ToolEnvironment(catalog, Database(), ServerSettings())
