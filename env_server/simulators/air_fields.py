@@ -22,6 +22,7 @@ from env_server.simulators.air_scales import POLLUTANTS, scales
 from env_server.simulators.naming import snake
 
 Path = tuple[str, ...]  # a field, or a field of a nested object
+_LEADING = ("pm25", "pm10", "o3", "no2")
 
 _POLLUTANT_NAMES = {
     **dict.fromkeys(("pm25", "pm2_5", "pm2.5", "pm2p5", "pm_25", "pm_2_5", "p2", "pm_2.5"), "pm25"),
@@ -138,9 +139,10 @@ class AirLayoutSpec:
 
     @property
     def scope(self) -> tuple[str, ...]:
-        """The pollutants an overall index is the maximum of."""
+        """The pollutants an overall index is the maximum of: those the record shows, else the four
+        that ever give it (SO2 and CO stay far below the others in any air ``draw_air`` makes)."""
         shown = self.shown
-        return tuple(p for p in POLLUTANTS if p in shown) if shown else POLLUTANTS
+        return tuple(p for p in POLLUTANTS if p in shown) if shown else _LEADING
 
 
 def _number(schema: Any) -> bool:

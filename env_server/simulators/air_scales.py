@@ -15,6 +15,7 @@ cannot silence safely and our test settings turn into errors.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import math
@@ -38,20 +39,22 @@ class BandTableSpec:
     bands: tuple[Band, ...]
     round_up: bool
 
+    @functools.cached_property
+    def _highs(self) -> tuple[float, ...]:
+        return tuple(band[1] for band in self.bands)
+
     def index(self, value: float, top: int) -> int:
         """The sub-index of a concentration in this table's unit (cut to its digits first)."""
         scale = 10 ** self.digits
         cut = math.floor(value * scale + 1e-9) / scale
-        below: Band | None = None
-        for band in self.bands:
-            c_lo, c_hi, i_lo, i_hi = band
-            if cut <= c_hi:
-                if cut < c_lo and below is not None:  # between two bands (ozone's 8-hour/1-hour gap)
-                    return below[3]
-                raw = i_lo + (i_hi - i_lo) * (cut - c_lo) / (c_hi - c_lo) if c_hi > c_lo else i_lo
-                return min(top, math.ceil(raw - 1e-9) if self.round_up else int(raw + 0.5))
-            below = band
-        return top
+        i = bisect.bisect_left(self._highs, cut)
+        if i == len(self.bands):
+            return top
+        c_lo, c_hi, i_lo, i_hi = self.bands[i]
+        if cut < c_lo and i:  # between two bands (ozone's 8-hour/1-hour gap): the lower band's top
+            return self.bands[i - 1][3]
+        raw = i_lo + (i_hi - i_lo) * (cut - c_lo) / (c_hi - c_lo) if c_hi > c_lo else i_lo
+        return min(top, math.ceil(raw - 1e-9) if self.round_up else int(raw + 0.5))
 
     def ceiling(self, index: float) -> float:
         """The highest concentration (this table's unit) whose sub-index is at most ``index``."""

@@ -20,8 +20,8 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.air_fields import AirLayoutSpec, air_layout, pollutant_of
-from env_server.simulators.air_quality import read_path
 from env_server.simulators.air_scales import scales
+from env_server.simulators.air_writes import read_path
 from env_server.simulators.geo_naming import point_order
 from env_server.simulators.plans import singular
 from env_server.specs.audit_checks import read_number
