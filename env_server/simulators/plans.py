@@ -33,6 +33,7 @@ from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
+from env_server.simulators.weather_conditions import is_condition_list
 from env_server.simulators.whole_lists import mark_whole, whole_count, whole_kinds
 
 if TYPE_CHECKING:
@@ -128,6 +129,10 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
 
 def _omitted(gen: Generation, index: int | None) -> Any:
     return MISSING
+
+
+def _one(gen: Generation) -> int:
+    return 1
 
 
 def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
@@ -305,6 +310,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # Items of a closed list (a year's holidays, a day's observances) are all of it.
     fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
                       if k in CLOSED_LISTS), None)
+    if objects and is_condition_list(name, item_props):  # a report's "weather" list holds its one condition
+        fact_list = _one
+
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
     axis = next((k for k in item_props if timeline.is_series_axis(k, item_name, entity)), None) if objects else None
     stepping = axis is not None
