@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 Step = Callable[[dict[str, Any], "Generation", "int | None"], None]
 _DAY = dt.timedelta(days=1)
+_NOON = dt.time(12)
 _TAU = 2 * math.pi
 _MID_JANUARY = dt.date(2026, 1, 15).toordinal()  # the depth of a northern winter, any year
 
@@ -155,9 +156,11 @@ def air_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         scope = gen.scope
         if series is not None and index is not None and scope.parent is not None:
-            # An hour or day of a series, at the place of the record that holds the series.
-            when, place = gen.series_moment(index, name, series)[0], scope.parent.place
-            air = draw_air(gen.session_seed, place, when, daily_series)
+            # An hour or day of a series (as ``Generation._dated`` steps it), at the place of
+            # the record that holds the series.
+            when = dt.datetime.combine(gen._anchor_date, _NOON) + _DAY * index if daily_series \
+                else gen.series_moment(index, name, series)[0]
+            air = draw_air(gen.session_seed, scope.parent.place, when, daily_series)
         else:
             when = _reading_hour(gen)
             _stamp(record, stamps, when)

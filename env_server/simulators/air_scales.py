@@ -39,22 +39,29 @@ class BandTableSpec:
     bands: tuple[Band, ...]
     round_up: bool
 
+    def exact_index(self, cut: float) -> int | None:
+        """The sub-index of a concentration already cut to the table's digits; None above the table."""
+        i = bisect.bisect_left([band[1] for band in self.bands], cut - 1e-9)
+        if i == len(self.bands):
+            return None
+        c_lo, c_hi, i_lo, i_hi = self.bands[i]
+        if cut < c_lo - 1e-9 and i:  # between two bands (ozone's 8-hour/1-hour gap): the lower band's top
+            return self.bands[i - 1][3]
+        raw = i_lo + (i_hi - i_lo) * (cut - c_lo) / (c_hi - c_lo) if c_hi > c_lo else i_lo
+        return math.ceil(raw - 1e-9) if self.round_up else int(raw + 0.5)
+
     @functools.cached_property
-    def _highs(self) -> tuple[float, ...]:
-        return tuple(band[1] for band in self.bands)
+    def _grid(self) -> tuple[int, ...]:
+        """The sub-index at every step of the table's digits, from 0 to its top concentration:
+        read once, so a call looks its concentrations up instead of interpolating."""
+        scale = 10 ** self.digits
+        return tuple(self.exact_index(step / scale) or 0 for step in range(round(self.bands[-1][1] * scale) + 1))
 
     def index(self, value: float, top: int) -> int:
         """The sub-index of a concentration in this table's unit (cut to its digits first)."""
-        scale = 10 ** self.digits
-        cut = math.floor(value * scale + 1e-9) / scale
-        i = bisect.bisect_left(self._highs, cut)
-        if i == len(self.bands):
-            return top
-        c_lo, c_hi, i_lo, i_hi = self.bands[i]
-        if cut < c_lo and i:  # between two bands (ozone's 8-hour/1-hour gap): the lower band's top
-            return self.bands[i - 1][3]
-        raw = i_lo + (i_hi - i_lo) * (cut - c_lo) / (c_hi - c_lo) if c_hi > c_lo else i_lo
-        return min(top, math.ceil(raw - 1e-9) if self.round_up else int(raw + 0.5))
+        step = int(value * 10 ** self.digits + 1e-9)
+        grid = self._grid
+        return min(top, grid[step]) if 0 <= step < len(grid) else top if step > 0 else 0
 
     def ceiling(self, index: float) -> float:
         """The highest concentration (this table's unit) whose sub-index is at most ``index``."""

@@ -76,8 +76,10 @@ class _ScalePlanSpec:
         for pollutant, path, factor, table in self.readings:
             if pollutant in found:
                 continue
-            value = air[pollutant] if path is None else record.get(path[0]) if len(path) == 1 else read_path(
-                record, path)
+            if path is None:  # the air itself, for a pollutant the record does not show
+                found[pollutant] = table.index(air[pollutant] * factor, top)
+                continue
+            value = record.get(path[0]) if len(path) == 1 else read_path(record, path)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 found[pollutant] = table.index(value * factor, top) if factor else int(value)
         return found
@@ -88,7 +90,10 @@ class _ScalePlanSpec:
             return
         top = max(subs.values())
         for field in self.overall:
-            put_path(record, field.path, top if field.integer else float(top))
+            if len(field.path) == 1:
+                record[field.path[0]] = top if field.integer else float(top)
+            else:
+                put_path(record, field.path, top if field.integer else float(top))
         for path, spellings in self.dominants:
             text = next((s for p, s in spellings if subs.get(p) == top), None)
             if text is not None:
@@ -182,7 +187,10 @@ class AirWritePlan:
 
     def fit(self, air: Air) -> Air:
         """``air`` scaled down as a whole until every pollutant fits its cap."""
-        factor = min((cap / air[p] for p, cap in self.caps if air[p] > cap), default=1.0)
+        factor = 1.0
+        for pollutant, cap in self.caps:
+            if air[pollutant] * factor > cap:
+                factor = cap / air[pollutant]
         return {p: v * factor * 0.97 for p, v in air.items()} if factor < 1.0 else air
 
     def write(self, record: dict[str, Any], air: Air) -> None:
