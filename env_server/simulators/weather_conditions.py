@@ -180,6 +180,18 @@ def _weatherapi_text(code: int) -> str:
     return next((t for t, c in _table()["weatherapi_texts"].items() if c == code), "Clear")
 
 
+def _put_code(record: dict[str, Any], key: str, schema: Mapping[str, Any], code: int) -> None:
+    """``code`` into a code field; an enum that lacks it takes its nearest code of the same family
+    (Tomorrow.io's 6001 freezing rain is 6000 where only that is listed), else keeps its draw."""
+    choices = [c for c in schema.get("enum") or () if isinstance(c, int)]
+    if choices and code not in choices:
+        family = [c for c in choices if len(str(c)) == len(str(code)) and str(c)[0] == str(code)[0]]
+        if not family:
+            return
+        code = min(family, key=lambda c: abs(c - code))
+    record[key] = code
+
+
 def _put_text(record: dict[str, Any], key: str, schema: Mapping[str, Any], words: str) -> None:
     """``words`` into a text field, spelled as its enum spells it (and left alone when the enum lacks it)."""
     choices = schema.get("enum")
@@ -223,7 +235,7 @@ def weather_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | Non
         clouds = max(0, min(100, group.clouds + gen.rng.randint(-6, 6)))
         for key, role in fields:
             if role == "code":
-                record[key] = code_of(group, text, system)
+                _put_code(record, key, props[key], code_of(group, text, system))
             elif role == "icon":
                 _put_text(record, key, props[key], icon_of(group, system, _daytime(gen, moment, daily and in_series)))
             elif role in ("main", "description", "text"):
