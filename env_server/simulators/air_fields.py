@@ -265,35 +265,48 @@ def _stamps(props: Mapping[str, Any]) -> tuple[Path, ...]:
     return tuple(found)
 
 
-def air_layout(name: str, entity: str, props: Mapping[str, Any]) -> AirLayoutSpec | None:
-    """The air fields of an object schema named ``name``, or None when it says nothing of the air."""
-    low = snake(name)
-    if low in _SUB_GROUPS or low in _CONC_GROUPS and not any(
-            snake(k) in _INDEX_NAMES for k in props):
-        return None  # a nested group: the record holding it reads and fills it
+def _numbers(props: Mapping[str, Any]) -> tuple[list[AirFieldSpec], list[AirFieldSpec]]:
+    """A record's indices (overall and per pollutant) and its concentrations, nested groups included."""
     indices: list[AirFieldSpec] = []
     concentrations: list[AirFieldSpec] = []
     for key, schema in props.items():
         field = _index_field(key, schema)
+        pollutant = _conc_pollutant(key) if field is None else None
         if field is not None:
             indices.append(field)
-            continue
-        pollutant = _conc_pollutant(key)
-        if pollutant is not None and _number(schema):
+        elif pollutant is not None and _number(schema):
             concentrations.append(_field((key,), schema, pollutant, unit=_conc_unit(pollutant, key, schema)))
-            continue
-        for group in _group_fields(key, schema):
-            (indices if group.scale else concentrations).append(group)
+        else:
+            for group in _group_fields(key, schema):
+                (indices if group.scale else concentrations).append(group)
+    return indices, concentrations
+
+
+def _labels(props: Mapping[str, Any], names: frozenset[str]) -> list[tuple[str, tuple[str, ...] | None]]:
+    """The text fields among ``names``, with their enums."""
+    return [(k, _enum(s)) for k, s in props.items()
+            if snake(k) in names and isinstance(s, dict) and s.get("type", "string") == "string"]
+
+
+def _is_group(name: str, props: Mapping[str, Any]) -> bool:
+    """A nested group (``iaqi``, ``components``) that the record holding it reads and fills."""
+    low = snake(name)
+    return low in _SUB_GROUPS or low in _CONC_GROUPS and not any(snake(k) in _INDEX_NAMES for k in props)
+
+
+def air_layout(name: str, entity: str, props: Mapping[str, Any]) -> AirLayoutSpec | None:
+    """The air fields of an object schema named ``name``, or None when it says nothing of the air."""
+    if _is_group(name, props):
+        return None
+    indices, concentrations = _numbers(props)
     measure = _measure(props)
     overall = [f for f in indices if f.pollutant is None]
     if not overall and len(concentrations) + len(indices) < 2 and measure is None:
         return None  # one stray "co" or "o3" is no air record
-    dominants = tuple(LabelFieldSpec((k,), "cn" if snake(k).endswith("cn") else _category_scale(None, indices),
-                                     _enum(s)) for k, s in props.items()
-                      if snake(k) in _DOMINANT_NAMES and isinstance(s, dict) and s.get("type", "string") == "string")
-    categories = tuple(LabelFieldSpec((k,), _category_scale(_enum(s), indices), _enum(s)) for k, s in props.items()
-                       if snake(k) in _CATEGORY_NAMES and isinstance(s, dict) and s.get("type", "string") == "string"
-                       and overall)
+    dominants = tuple(LabelFieldSpec((k,), "cn" if snake(k).endswith("cn") else _category_scale(None, indices), enum)
+                      for k, enum in _labels(props, _DOMINANT_NAMES))
+    categories = tuple(LabelFieldSpec((k,), _category_scale(enum, indices), enum)
+                       for k, enum in _labels(props, _CATEGORY_NAMES)) if overall else ()
     # Items of a forecast or a history lie on its time axis; a list of stations or sensors
     # reports each one's current reading, whatever time field it has.
     series = next((k for k in props if timeline.is_series_axis(k, name, entity)), None) \

@@ -136,6 +136,20 @@ def _scale_plan(layout: AirLayoutSpec, name: str) -> _ScalePlanSpec:
         tuple((c.path, labels(c)) for c in layout.categories if c.scale == name))
 
 
+def _limits(layout: AirLayoutSpec) -> list[tuple[str, float, tuple[str, ...]]]:
+    """The indices a schema bounds: (scale, highest index, the pollutants it bounds)."""
+    limits = [(f.scale, f.maximum, (f.pollutant,) if f.pollutant else layout.scope)
+              for f in layout.indices if f.maximum is not None]
+    # A one-pollutant record's stats bound whichever pollutant it turns out to be.
+    limits += [(f.scale, f.maximum, POLLUTANTS) for f in (layout.measure.stats if layout.measure else ())
+               if f.maximum is not None]
+    for label in layout.categories:  # a category enum that stops at "Unhealthy" bounds the index at 200
+        tops = [scales()[label.scale].band_top(c) for c in label.choices or ()]
+        if tops and None not in tops:
+            limits.append((label.scale, float(max(t for t in tops if t is not None)), layout.scope))
+    return [(scale, float(top), pollutants) for scale, top, pollutants in limits if top is not None]
+
+
 def _caps(layout: AirLayoutSpec) -> dict[str, float]:
     """The most of each pollutant (µg/m³) the schema's bounds leave room for."""
     caps = dict.fromkeys(POLLUTANTS, math.inf)
@@ -143,18 +157,9 @@ def _caps(layout: AirLayoutSpec) -> dict[str, float]:
         if field.pollutant and field.maximum is not None:
             caps[field.pollutant] = min(caps[field.pollutant],
                                         convert(field.maximum, field.pollutant, field.unit, "ugm3"))
-    limits = [(f.scale, f.maximum, (f.pollutant,) if f.pollutant else layout.scope)
-              for f in layout.indices if f.maximum is not None]
-    # A one-pollutant record's stats bound whichever pollutant it turns out to be.
-    limits += [(f.scale, f.maximum, POLLUTANTS) for f in (layout.measure.stats if layout.measure else ())
-               if f.maximum is not None]
-    for label in layout.categories:
-        tops = [scales()[label.scale].band_top(c) for c in label.choices or ()]
-        if tops and None not in tops:
-            limits.append((label.scale, float(max(t for t in tops if t is not None)), layout.scope))
-    for scale, top, pollutants in limits:
+    for scale, top, pollutants in _limits(layout):
         for pollutant in pollutants:
-            caps[pollutant] = min(caps[pollutant], scales()[scale].ceiling_ugm3(pollutant, float(top or 0)))
+            caps[pollutant] = min(caps[pollutant], scales()[scale].ceiling_ugm3(pollutant, top))
     return {p: c for p, c in caps.items() if c < math.inf}
 
 

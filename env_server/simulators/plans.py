@@ -17,13 +17,21 @@ from typing import TYPE_CHECKING, Any
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, paging, record_steps, timeline
 from env_server.simulators.clock_kinds import clock_kind
-from env_server.simulators.closed_lists import CLOSED_LISTS
 from env_server.simulators.content_kinds import content_kind
 from env_server.simulators.epoch_kinds import epoch_node
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
+from env_server.simulators.list_shapes import (
+    arrange,
+    asked_count,
+    capped,
+    fixed_count,
+    sampled_enum,
+    sent_records,
+    vocab_list,
+)
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
@@ -33,7 +41,6 @@ from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
-from env_server.simulators.weather_conditions import is_condition_list
 from env_server.simulators.whole_lists import mark_whole, whole_count, whole_kinds
 
 if TYPE_CHECKING:
@@ -131,24 +138,14 @@ def _omitted(gen: Generation, index: int | None) -> Any:
     return MISSING
 
 
-def _one(gen: Generation) -> int:
-    return 1
-
-
 def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: str, entity: str, hints: Mapping[str, str]) -> Node:
     enum = schema.get("enum")
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
-    # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
-    # A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's.
-    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") and hints.get(
-        name) not in _FACT_DATES else None
+    clock = _clock_node(schema, name, parent, typ, hints)
     if clock is not None:
-        derive = KINDS[clock]
-        if isinstance(enum, list) and enum:
-            return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
-        return lambda gen, index: derive(gen)
+        return clock
     if isinstance(enum, list) and enum:
         return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     if typ == "object":
@@ -159,11 +156,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
-    kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
-            or figure_kind(name, entity, hints.get(name))
-            or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
-            or resolve_kind(name, entity, parent, hints))
-    kind = timeline.moment_kind(name, kind, schema.get("format"))
+    kind = timeline.moment_kind(name, _scalar_kind(name, parent, entity, typ, hints), schema.get("format"))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
     if typ == "integer" and (epoch := epoch_node(name, kind, schema, parent)) is not None:
@@ -171,6 +164,29 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
+
+
+def _clock_node(schema: dict[str, Any], name: str, parent: str, typ: str, hints: Mapping[str, str]) -> Node | None:
+    """An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
+    A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's."""
+    if typ in ("object", "array") or hints.get(name) in _FACT_DATES:
+        return None
+    clock = clock_kind(name, parent, typ, schema, hints.get(name))
+    if clock is None:
+        return None
+    derive, enum = KINDS[clock], schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
+    return lambda gen, index: derive(gen)
+
+
+def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[str, str]) -> str | None:
+    """The kind of a number or string: the domain modules' (rates, magnitudes, figures, media,
+    content) before the name's and hint's."""
+    hint = hints.get(name)
+    return (fx_kind(name, entity, parent, hint) or magnitude_kind(name, parent, hint) or figure_kind(name, entity, hint)
+            or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
+            or resolve_kind(name, entity, parent, hints))
 
 
 def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
@@ -292,41 +308,25 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {"type": "string"}
     objects = items.get("type") == "object"
     unique = bool(schema.get("uniqueItems"))
-    enum = items.get("enum")
-    sampled = enum if isinstance(enum, list) and enum and unique else None
-    # A scalar item takes the hint written for its array ("skills": "skill") when its
-    # singular name has none.
-    item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
+    sampled = sampled_enum(items, unique)
+    item_name = _item_name(name, objects, hints)
     child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
     whole = geo_array(name, items, entity, child, schema)
     if whole is not None:  # a country's languages, a point's bounding box: one list, not items
-        if hi >= 10_000:
-            return whole
-        return lambda gen, index: whole(gen, index)[:hi]  # the schema's maxItems still holds
+        return whole if hi >= 10_000 else capped(whole, hi)  # the schema's maxItems still holds
     # A rate table lists the call's targets (on each day of a series), not a random count.
     fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
-    # Items of a closed list (a year's holidays, a day's observances) are all of it.
-    fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
-                      if k in CLOSED_LISTS), None)
-    if objects and is_condition_list(name, item_props):  # a report's "weather" list holds its one condition
-        fact_list = _one
-
+    fact_list = fixed_count(name, item_name, entity, item_props, hints)
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
-    axis = next((k for k in item_props if timeline.is_series_axis(k, item_name, entity)), None) if objects else None
+    axis = next((k for k in item_props if timeline.is_series_axis(k, item_name, entity)), None)
     stepping = axis is not None
     step = timeline.cadence(item_name, entity, axis or "")
     when = timeline.when_key(item_props) if objects else None
-    tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
+    tides = set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
-
-        def vocab_list(gen: Generation, index: int | None) -> list[Any]:
-            value = draw_kind(listed, gen)
-            found = [str(v) for v in value] if isinstance(value, list) else [str(value)]
-            return found[: max(lo, min(hi, len(found)))]
-
-        return vocab_list
+        return vocab_list(listed, lo, hi)
 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
 
@@ -337,35 +337,21 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if whole_vocab and (every := whole_count(gen, whole_vocab)) is not None:
             mark_whole(gen.scope, every[0])
             return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
-        limit = gen._limit()
-        if limit is not None and limit > 0:
-            n = min(n, limit)
-        if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
-            n = min(n, len(named))  # a place search lists the places it names, or none
-        if stepping:
-            room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
-            n = min(n, room) if room else n
-        n = max(lo, min(hi, n))
+        n = max(lo, min(hi, asked_count(gen, n, objects, step if stepping else None)))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
-        sent = gen.args.get(name) if objects else None
-        if isinstance(sent, list) and sent and all(isinstance(v, dict) for v in sent):
-            # The caller's own records (travelers, line items): theirs, in their order.
+        sent = sent_records(gen, name) if objects else None
+        if sent is not None:  # the caller's own records (travelers, line items): theirs, in their order
             return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
-        out = [child(gen, i) for i in range(n)]
-        if when is not None:  # a no-op for a series that steps; facts (holidays) drawn out of order
-            out = timeline.sort_by_time(out, when, gen.now, series=stepping)
-        if tides:
-            timeline.alternate_tides(out)
-        if unique or not objects:  # a list of tags or names does not repeat itself
-            uniq: list[Any] = []
-            for v in out:
-                if v not in uniq:
-                    uniq.append(v)
-            out = uniq if len(uniq) >= lo else out
-        return out
+        return arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo)
 
     return array
+
+
+def _item_name(name: str, objects: bool, hints: Mapping[str, str]) -> str:
+    """An item's name: its array's singular; a scalar item takes the hint written for its array
+    ("skills": "skill") when its singular name has none."""
+    return name if not objects and name in hints and singular(name) not in hints else singular(name)
 
 
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
