@@ -229,7 +229,17 @@ def _unit_pairs() -> list[Rule]:
     return rules
 
 
+_MAX_TEMP = ("maxtemp_c", "temp_max", "max_temp", "tempmax", "temperature_max", "high_temp", "temperature_2m_max")
+_MIN_TEMP = ("mintemp_c", "temp_min", "min_temp", "tempmin", "temperature_min", "low_temp", "temperature_2m_min")
+# A day's (or a city's) mean or current temperature, beside its maximum and minimum.
+_MEAN_TEMP = ("avgtemp_c", "temp", "temp_avg", "avg_temp", "mean_temp", "temperature_mean", "temperature_2m_mean")
+
 RULES: tuple[Rule, ...] = (
+    # Temperatures in order first (the max at least the mean, the mean at least the min), so the
+    # °F pairs and the feels-like follow the ordered °C.
+    Ordered("maximum temperature at least minimum", _MAX_TEMP, _MIN_TEMP),
+    Ordered("maximum temperature at least the mean", _MAX_TEMP, _MEAN_TEMP),
+    Ordered("mean temperature at least the minimum", _MEAN_TEMP, _MIN_TEMP),
     # Before the °F pairs, so feelslike_f follows the felt °C.
     Derived("feels-like is wind chill or heat index", ("feelslike_c", "feels_like_c", "apparent_temperature_c"),
             (("temp_c", "temperature_c"), ("wind_kph", "wind_kmh", "wind_speed_kmh"), ("humidity", "relative_humidity")),
@@ -242,9 +252,6 @@ RULES: tuple[Rule, ...] = (
     Ordered("price at least low", PRICE, ("low", "l", "day_low", "low_24h")),
     Ordered("high at least open", ("high", "h", "day_high"), ("open", "o", "open_price")),
     Ordered("open at least low", ("open", "o", "open_price"), ("low", "l", "day_low")),
-    Ordered("maximum temperature at least minimum", ("maxtemp_c", "temp_max", "max_temp", "tempmax", "temperature_max",
-                                                      "high_temp", "temperature_2m_max"),
-            ("mintemp_c", "temp_min", "min_temp", "tempmin", "temperature_min", "low_temp", "temperature_2m_min")),
     Ordered("maximum price at least price", ("max_price", "price_max", "maxPrice", "priceMax", "highest_price"),
             ("min_price", "price_min", "minPrice", "priceMin", "lowest_price", "price")),
     Ordered("52-week high at least low", ("year_high", "week_52_high", "fiftyTwoWeekHigh", "52_week_high"),

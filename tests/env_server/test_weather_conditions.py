@@ -117,3 +117,20 @@ def test_a_condition_outside_the_weather_is_left_alone():
     props = {"code": {"type": "integer"}, "description": {"type": "string"}, "icon": {"type": "string"}}
     assert weather_step("condition", "patient", props) is None
     assert weather_step("condition", "current_weather", props) is not None
+
+
+def test_a_days_mean_temperature_lies_between_its_minimum_and_maximum(env: ToolEnvironment):
+    from env_server.simulators import invariants
+
+    record = {"temp": 9.0, "max_temp": 4.0, "min_temp": 6.0, "maxtemp_f": 0.0}
+    invariants.enforce(record, {})
+    assert record["min_temp"] <= record["temp"] <= record["max_temp"]
+    assert invariants.walk_violations({"temp": 9.0, "max_temp": 4.0, "min_temp": 2.0}, {})
+    for city in ("Madrid,ES", "Oslo,NO", "Lagos,NG"):
+        for day in call(env, "weatherbit_get_historical_daily", city=city, start_date="2025-01-15",
+                        end_date="2025-01-25")["data"]:
+            assert day["min_temp"] <= day["temp"] <= day["max_temp"]
+    day = {"maxtemp_c": 1.0, "mintemp_c": 5.0, "avgtemp_c": 7.0, "maxtemp_f": 0.0, "mintemp_f": 0.0, "avgtemp_f": 0.0}
+    invariants.enforce(day, {})
+    assert day["mintemp_c"] <= day["avgtemp_c"] <= day["maxtemp_c"]
+    assert day["maxtemp_f"] == round(day["maxtemp_c"] * 9 / 5 + 32, 1)  # °F follows the ordered °C
