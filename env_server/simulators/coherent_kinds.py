@@ -16,6 +16,7 @@ from env_server.simulators.lineup import line_vehicle, vin_lineup
 from env_server.simulators.records import DEPARTURE_DATE_ARGS, climate_temperature_c
 from env_server.simulators.reference import haversine_km
 from env_server.simulators.sky import band, plausible
+from env_server.simulators.weather_conditions import is_daytime, night_text
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -47,7 +48,11 @@ def condition(gen: Generation) -> str:
     def make() -> str:
         # Plausible for how warm the air is (no smoke, no thunder over a January Berlin).
         options = plausible(gen.facts.vocab.get("weather_condition").values, band(_base_temperature(gen)))
-        return gen.rng.choice(options)
+        text: str = gen.rng.choice(options)
+        # A report of now, after dark, is not "Sunny" (a day of a forecast is a day).
+        if not gen.scope.in_list and not is_daytime(*gen.scope.point, gen.now):
+            text = night_text(text)
+        return text
 
     condition: str = gen.scope.root.once("condition", make)
     return condition

@@ -28,7 +28,7 @@ _AMOUNT = re.compile(r"(^|_)(duration|elapsed|response|spent|wait|delay|latency|
                      r"seconds|secs|minutes|mins|hours|offset|zone|count)(_|$)")
 _FUTURE = re.compile(r"(^|_)(expires|expiry|scheduled|due|next|until|valid)(_|$)")
 _MOMENT_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", "current_time", "now",
-                           "past_datetime", "today", "timestamp"})
+                           "stamped_time", "past_datetime", "today", "timestamp"})
 _MS_RE = re.compile(r"(^|_)(ms|millis|milliseconds)(_|$)")
 
 
@@ -37,8 +37,10 @@ def is_moment_name(name: str) -> bool:
     return bool(_MOMENT.search(low)) and not _AMOUNT.search(low)
 
 
-def epoch_node(name: str, kind: str | None, schema: dict[str, Any]) -> Callable[[Generation, int | None], int] | None:
-    """A Unix-time draw for an integer moment field whose bounds admit one, else None."""
+def epoch_node(name: str, kind: str | None, schema: dict[str, Any],
+               parent: str = "") -> Callable[[Generation, int | None], int] | None:
+    """A Unix-time draw for an integer moment field whose bounds admit one, else None. On a
+    series' time axis (an index given) it steps with the item, as a date-time axis does."""
     if kind not in _MOMENT_KINDS or not is_moment_name(name):
         return None
     hi, lo = schema.get("maximum"), schema.get("minimum")
@@ -50,7 +52,9 @@ def epoch_node(name: str, kind: str | None, schema: dict[str, Any]) -> Callable[
 
     def draw(gen: Generation, index: int | None) -> int:
         now = int(gen.now.replace(tzinfo=dt.UTC).timestamp())
-        if kind in ("now", "current_time", "today"):
+        if index is not None:
+            seconds = int(gen.series_moment(index, parent, name)[0].replace(tzinfo=dt.UTC).timestamp())
+        elif kind in ("now", "current_time", "today", "stamped_time"):
             seconds = now - gen.rng.randint(0, 3_600)
         elif future:
             seconds = now + gen.rng.randint(3_600, 90 * 86_400)

@@ -49,7 +49,8 @@ from state.encoding import encode_canonical
 
 _DAY = dt.timedelta(days=1)
 # Kinds of a moment a call's window bounds ("time" too: a date-time field named ``start_time``).
-_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date"})
+# A record's own stamp too (``timeline.STAMPED``): inside the call's window when it sets one, else now.
+_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", timeline.STAMPED})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
@@ -363,22 +364,32 @@ class Generation:
     def now_text(self) -> str:
         return self.now.strftime("%Y-%m-%dT%H:%M:%SZ")
 
-    def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str) -> str:
+    def series_moment(self, index: int, parent: str, axis: str = "") -> tuple[dt.datetime, bool]:
+        """Where item ``index`` of a series lies, and whether the series steps in days: from the
+        start of the call's window (or its start date) on; an hourly series with neither starts
+        at the current hour, as a forecast runs forward from now."""
+        step = timeline.cadence(parent, self.entity, axis)
+        if step >= _DAY:
+            return dt.datetime.combine(self._anchor_date + step * index, dt.time(12)), True
+        first = dt.datetime.combine(self._anchor_date, dt.time())
+        if step == timeline.TIDE_STEP:  # the first high water falls anywhere in the day's first cycle
+            first += dt.timedelta(minutes=self.draw_offset % 372)
+        elif self._anchor_date == self.today and self.call_window == (None, None) \
+                and self.call_date(_SERIES_START_ARGS) is None:
+            first = self.now.replace(minute=0, second=0, microsecond=0)
+        return first + step * index, False
+
+    def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str, name: str = "") -> str:
         """Dates follow the session clock; items of a series step one day (or hour) apart."""
         if index is not None:
-            step = timeline.cadence(parent, self.entity)
-            if step >= _DAY:
-                day = self._anchor_date + step * index
-                return day.isoformat() if fmt == "date" else f"{day.isoformat()}T12:00:00Z"
-            first = dt.datetime.combine(self._anchor_date, dt.time())
-            if step == timeline.TIDE_STEP:  # the first high water falls anywhere in the day's first cycle
-                first += dt.timedelta(minutes=self.draw_offset % 372)
-            moment = first + step * index
+            moment, daily = self.series_moment(index, parent, name)
+            if daily:
+                return moment.date().isoformat() if fmt == "date" else f"{moment.date().isoformat()}T12:00:00Z"
             return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
         # The call's window (dates it asks about) beats "current"; the response's own clock does not.
         in_window = self.window_day(kind) if kind in _WINDOWED_KINDS else None
         if in_window is None and (
-                kind in ("current_time", "now", "today") or self.current and kind in (None, "date", "datetime")):
+                kind in ("current_time", "now", "today", timeline.STAMPED) or self.current and kind in (None, "date", "datetime")):
             if fmt == "date":
                 return self.today.isoformat()
             return self.now_text() if kind == "now" else self.current_time_text()

@@ -11,6 +11,7 @@ gives whole-list values: a country's languages, time zones and borders, a point'
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -167,7 +168,50 @@ def _point_list(name: str, text: bool, box: float) -> Callable[[Generation], lis
     return None
 
 
-def geo_array(name: str, items: dict[str, Any], entity: str, child: Node) -> Node | None:
+# Arrays of two numbers named like a point, by the order their axes come in: GeoJSON and
+# map centres write longitude first, most others (AQICN's ``geo``, ``latlng``) latitude first.
+_LAT_FIRST = frozenset({"latlng", "lat_lng", "latlon", "lat_lon", "latlong", "lat_long", "geo", "geo_point",
+                        "geopoint", "position", "point", "coords", "coord", "location", "loc", "lat_lon_point"})
+_LON_FIRST = frozenset({"coordinates", "coordinate", "center", "centre", "centroid", "lnglat", "lng_lat", "lonlat",
+                        "lon_lat", "longlat", "long_lat"})
+# A shape's vertices (a ring of an isoline, a line's points) lie this far about its point, in degrees.
+_VERTEX_SPREAD = 0.02
+
+
+def point_order(name: str) -> str | None:
+    """``"latlon"`` or ``"lonlat"`` for an array named like a point, else None."""
+    from env_server.simulators.naming import snake
+
+    low = snake(name)
+    return "latlon" if low in _LAT_FIRST else "lonlat" if low in _LON_FIRST else None
+
+
+def _holds_pair(schema: Mapping[str, Any] | None) -> bool:
+    """An array schema that admits exactly two items (a bound saying otherwise is not a point)."""
+    schema = schema or {}
+    lo, hi = schema.get("minItems", 0), schema.get("maxItems", 2)
+    return isinstance(lo, int) and isinstance(hi, int) and lo <= 2 <= hi and hi < 3
+
+
+def _point_pair(order: str) -> Node:
+    """The record's point, in ``order``; an item of a shape (a ring's vertex) lies about it,
+    each at its own bearing, so a polygon does not collapse to one spot."""
+
+    def pair(gen: Generation, index: int | None) -> list[float]:
+        lat, lon = gen.scope.point
+        if index is not None:
+            bearing = index * 2.399963  # the golden angle: vertices spread round the point
+            reach = _VERTEX_SPREAD * (0.6 + 0.4 * ((index * 7 + gen.draw_offset) % 10) / 10)
+            lat = max(-90.0, min(90.0, lat + reach * math.cos(bearing)))
+            lon = (lon + reach * math.sin(bearing) + 180.0) % 360.0 - 180.0
+        lat, lon = round(lat, 6), round(lon, 6)
+        return [lat, lon] if order == "latlon" else [lon, lat]
+
+    return pair
+
+
+def geo_array(name: str, items: dict[str, Any], entity: str, child: Node,
+              schema: Mapping[str, Any] | None = None) -> Node | None:
     """A whole-list value for array field ``name``, or None to draw its items one by one."""
     low = name.lower()
     item_type = items.get("type", "string")
@@ -176,6 +220,9 @@ def geo_array(name: str, items: dict[str, Any], entity: str, child: Node) -> Nod
         points = _point_list(low, item_type == "string", box)
         if points is not None:
             return lambda gen, index: points(gen)
+        order = point_order(name) if item_type == "number" and _holds_pair(schema) else None
+        if order is not None:  # AQICN's station "geo", a geofence's "coordinates", a polygon's vertex
+            return _point_pair(order)
     if not country_minded(entity):
         return None
     if item_type == "string" and low in _COUNTRY_LISTS:

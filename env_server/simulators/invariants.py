@@ -9,12 +9,14 @@ catalog:
   close, a converted amount from amount × rate, total from quantity × unit price);
 * ``Ordered``: one field is at least another (high ≥ low, end ≥ start);
 * ``Bounded``: a field stays within a call argument (distance ≤ the search radius).
+
+An air-quality record's index, dominant pollutant and category follow its concentrations by
+published tables; ``air_quality`` draws them together and ``specs/air_checks`` audits them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -160,42 +162,6 @@ class Bounded:
 
 
 @dataclass(frozen=True)
-class Banded:
-    """A label that follows a number by bands (an AQI of 120 is "Unhealthy for Sensitive
-    Groups"). Only records whose label is one of ``labels`` are bound (others use their own scale)."""
-
-    name: str
-    label: tuple[str, ...]
-    source: tuple[str, ...]
-    bands: tuple[tuple[float, str], ...]  # (upper bound inclusive, label), ascending
-
-    @functools.cached_property
-    def labels(self) -> frozenset[str]:
-        return frozenset(label for _, label in self.bands)
-
-    def _want(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
-        key = _first(record, self.label)
-        if key is None or not isinstance(record[key], str) or record[key] not in self.labels:
-            return None
-        src = _first(record, self.source)
-        if src is None or _num(record[src]) is None:
-            return None
-        value = float(record[src])
-        return key, next((label for top, label in self.bands if value <= top), self.bands[-1][1])
-
-    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
-        want = self._want(record)
-        if want is not None:
-            record[want[0]] = want[1]
-
-    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
-        want = self._want(record)
-        if want is not None and record[want[0]] != want[1]:
-            return f"{self.name}: {want[0]}={record[want[0]]!r} but the value calls for {want[1]!r}"
-        return None
-
-
-@dataclass(frozen=True)
 class Floored:
     """``record[field] >= args[floor] * scale``: a reply to /delay/9 took at least 9000 ms."""
 
@@ -223,7 +189,7 @@ class Floored:
         return None
 
 
-Rule = Derived | Ordered | Bounded | Banded | Floored
+Rule = Derived | Ordered | Bounded | Floored
 
 
 def _mirror_after(end: str, start: str) -> str:
@@ -263,7 +229,17 @@ def _unit_pairs() -> list[Rule]:
     return rules
 
 
+_MAX_TEMP = ("maxtemp_c", "temp_max", "max_temp", "tempmax", "temperature_max", "high_temp", "temperature_2m_max")
+_MIN_TEMP = ("mintemp_c", "temp_min", "min_temp", "tempmin", "temperature_min", "low_temp", "temperature_2m_min")
+# A day's (or a city's) mean or current temperature, beside its maximum and minimum.
+_MEAN_TEMP = ("avgtemp_c", "temp", "temp_avg", "avg_temp", "mean_temp", "temperature_mean", "temperature_2m_mean")
+
 RULES: tuple[Rule, ...] = (
+    # Temperatures in order first (the max at least the mean, the mean at least the min), so the
+    # °F pairs and the feels-like follow the ordered °C.
+    Ordered("maximum temperature at least minimum", _MAX_TEMP, _MIN_TEMP),
+    Ordered("maximum temperature at least the mean", _MAX_TEMP, _MEAN_TEMP),
+    Ordered("mean temperature at least the minimum", _MEAN_TEMP, _MIN_TEMP),
     # Before the °F pairs, so feelslike_f follows the felt °C.
     Derived("feels-like is wind chill or heat index", ("feelslike_c", "feels_like_c", "apparent_temperature_c"),
             (("temp_c", "temperature_c"), ("wind_kph", "wind_kmh", "wind_speed_kmh"), ("humidity", "relative_humidity")),
@@ -276,9 +252,6 @@ RULES: tuple[Rule, ...] = (
     Ordered("price at least low", PRICE, ("low", "l", "day_low", "low_24h")),
     Ordered("high at least open", ("high", "h", "day_high"), ("open", "o", "open_price")),
     Ordered("open at least low", ("open", "o", "open_price"), ("low", "l", "day_low")),
-    Ordered("maximum temperature at least minimum", ("maxtemp_c", "temp_max", "max_temp", "tempmax", "temperature_max",
-                                                      "high_temp", "temperature_2m_max"),
-            ("mintemp_c", "temp_min", "min_temp", "tempmin", "temperature_min", "low_temp", "temperature_2m_min")),
     Ordered("maximum price at least price", ("max_price", "price_max", "maxPrice", "priceMax", "highest_price"),
             ("min_price", "price_min", "minPrice", "priceMin", "lowest_price", "price")),
     Ordered("52-week high at least low", ("year_high", "week_52_high", "fiftyTwoWeekHigh", "52_week_high"),
@@ -303,10 +276,6 @@ RULES: tuple[Rule, ...] = (
             lambda a, r: a * r, 2, 0.011, from_args=True),
     Derived("total is quantity times unit price", ("total", "total_price", "line_total", "subtotal"),
             (("quantity", "qty"), ("unit_price", "price_per_unit", "price_each")), lambda q, p: q * p, 2, 0.011),
-    Banded("AQI category follows the index", ("category", "aqi_category", "level", "aqi_level", "quality"),
-           ("aqi", "us_aqi", "aqi_us", "index"),
-           ((50, "Good"), (100, "Moderate"), (150, "Unhealthy for Sensitive Groups"), (200, "Unhealthy"),
-            (300, "Very Unhealthy"), (100_000, "Hazardous"))),
     Bounded("distance within the radius", ("distance", "distance_km", "dist", "distance_m"),
             ("radius", "radius_km", "max_distance")),
     Floored("elapsed covers the requested delay", ("elapsed_ms", "duration_ms", "response_time_ms"),
@@ -324,8 +293,6 @@ def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
             return bool(names & set(rule.target))
         if isinstance(rule, Ordered):
             return bool(names & set(rule.high)) and bool(names & set(rule.low))
-        if isinstance(rule, Banded):
-            return bool(names & set(rule.label)) and bool(names & set(rule.source))
         return bool(names & set(rule.field))
 
     return tuple(rule for rule in RULES if binds(rule))

@@ -200,7 +200,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"(^|_)(year|release_year)$", "year"),
         (r"(^|_)(reminder|remind|alert|notify)(_\w+)?_minutes|minutes_before", "reminder_minutes"),
         (r"(duration|runtime|length_minutes|minutes)", "duration_minutes"),
-        (r"(^|_)(last_updated|localtime|local_time|observation_time|observed_at|as_of|updated_at|timestamp|time_last_update)$|^(t|dt|last_refreshed)$", "current_time"),
+        (r"(^|_)(last_updated|localtime|local_time|observation_time|observed_at|as_of|updated_at|timestamp|time_last_update)$|^(t|dt|ts|last_refreshed)$", "current_time"),
         (r"^(departure|depart|departs|departing|departure_date_?time|dep_time|outbound)(_at|_time|_datetime)?$",
          "departure_time"),
         (r"^(arrival|arrive|arrives|arriving|arrival_date_?time|arr_time)(_at|_time|_datetime)?$", "arrival_time"),

@@ -17,13 +17,21 @@ from typing import TYPE_CHECKING, Any
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, paging, record_steps, timeline
 from env_server.simulators.clock_kinds import clock_kind
-from env_server.simulators.closed_lists import CLOSED_LISTS
 from env_server.simulators.content_kinds import content_kind
 from env_server.simulators.epoch_kinds import epoch_node
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
+from env_server.simulators.list_shapes import (
+    arrange,
+    asked_count,
+    capped,
+    fixed_count,
+    sampled_enum,
+    sent_records,
+    vocab_list,
+)
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
@@ -42,7 +50,6 @@ if TYPE_CHECKING:
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Echoes accept a local time without an offset ("2026-03-20T09:00:00"), as calendars send it.
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
-SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
 LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
@@ -136,15 +143,9 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
-    # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
-    # A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's.
-    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") and hints.get(
-        name) not in _FACT_DATES else None
+    clock = _clock_node(schema, name, parent, typ, hints)
     if clock is not None:
-        derive = KINDS[clock]
-        if isinstance(enum, list) and enum:
-            return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
-        return lambda gen, index: derive(gen)
+        return clock
     if isinstance(enum, list) and enum:
         return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     if typ == "object":
@@ -155,18 +156,37 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
-    kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
-            or figure_kind(name, entity, hints.get(name))
-            or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
-            or resolve_kind(name, entity, parent, hints))
-    kind = timeline.moment_kind(name, kind, schema.get("format"))
+    kind = timeline.moment_kind(name, _scalar_kind(name, parent, entity, typ, hints), schema.get("format"))
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
-    if typ == "integer" and (epoch := epoch_node(name, kind, schema)) is not None:
+    if typ == "integer" and (epoch := epoch_node(name, kind, schema, parent)) is not None:
         return epoch  # a moment as Unix time (epoch_kinds)
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
+
+
+def _clock_node(schema: dict[str, Any], name: str, parent: str, typ: str, hints: Mapping[str, str]) -> Node | None:
+    """An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
+    A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's."""
+    if typ in ("object", "array") or hints.get(name) in _FACT_DATES:
+        return None
+    clock = clock_kind(name, parent, typ, schema, hints.get(name))
+    if clock is None:
+        return None
+    derive, enum = KINDS[clock], schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
+    return lambda gen, index: derive(gen)
+
+
+def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[str, str]) -> str | None:
+    """The kind of a number or string: the domain modules' (rates, magnitudes, figures, media,
+    content) before the name's and hint's."""
+    hint = hints.get(name)
+    return (fx_kind(name, entity, parent, hint) or magnitude_kind(name, parent, hint) or figure_kind(name, entity, hint)
+            or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
+            or resolve_kind(name, entity, parent, hints))
 
 
 def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
@@ -245,7 +265,8 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
             return lambda gen, index: {"value": draw_kind("tag", gen)}
         return lambda gen, index: {}
     # Only the time axis of a series item steps with the item index; other dates stay random.
-    children = tuple((k, plan_for(plans, sub, k, name, entity, hints), k.lower() in SERIES_FIELDS) for k, sub in props.items())
+    children = tuple((k, plan_for(plans, sub, k, name, entity, hints), timeline.is_series_axis(k, name, entity))
+                     for k, sub in props.items())
     rules = invariants.rules_for(props)
     may_omit = any(isinstance(sub, dict) and sub.get(ECHO_KEY) is True for sub in props.values())
     stats = numeric.stat_groups(props)
@@ -260,12 +281,12 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
         outer = gen.enter(index is not None, index or 0)
         try:
             out = {k: child(gen, index if series else None) for k, child, series in children}
+            if may_omit:
+                out = {k: v for k, v in out.items() if v is not MISSING}
+            for step in steps:  # in the record's own scope: its place, its instrument
+                step(out, gen, index)
         finally:
             gen.scope = outer
-        if may_omit:
-            out = {k: v for k, v in out.items() if v is not MISSING}
-        for step in steps:
-            step(out, gen, index)
         if rules:
             invariants.enforce(out, gen.args, rules)
         if stats:
@@ -287,37 +308,25 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {"type": "string"}
     objects = items.get("type") == "object"
     unique = bool(schema.get("uniqueItems"))
-    enum = items.get("enum")
-    sampled = enum if isinstance(enum, list) and enum and unique else None
-    # A scalar item takes the hint written for its array ("skills": "skill") when its
-    # singular name has none.
-    item_name = name if items.get("type") != "object" and name in hints and singular(name) not in hints else singular(name)
+    sampled = sampled_enum(items, unique)
+    item_name = _item_name(name, objects, hints)
     child = plan_for(plans, items, item_name, name, entity, hints)
     item_props: dict[str, Any] = items.get("properties") or {} if objects else {}
-    whole = geo_array(name, items, entity, child)
+    whole = geo_array(name, items, entity, child, schema)
     if whole is not None:  # a country's languages, a point's bounding box: one list, not items
-        if hi >= 10_000:
-            return whole
-        return lambda gen, index: whole(gen, index)[:hi]  # the schema's maxItems still holds
+        return whole if hi >= 10_000 else capped(whole, hi)  # the schema's maxItems still holds
     # A rate table lists the call's targets (on each day of a series), not a random count.
     fx_sized = sizes_list([fx_kind(k, entity, item_name, hints.get(k)) for k in item_props])
     listed = resolve_kind(name, entity, "", hints) if items.get("type", "string") == "string" else None
-    # Items of a closed list (a year's holidays, a day's observances) are all of it.
-    fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
-                      if k in CLOSED_LISTS), None)
+    fact_list = fixed_count(name, item_name, entity, item_props, hints)
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
-    stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
-    step = timeline.cadence(item_name, entity)
+    axis = next((k for k in item_props if timeline.is_series_axis(k, item_name, entity)), None)
+    stepping = axis is not None
+    step = timeline.cadence(item_name, entity, axis or "")
     when = timeline.when_key(item_props) if objects else None
-    tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
+    tides = set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
-
-        def vocab_list(gen: Generation, index: int | None) -> list[Any]:
-            value = draw_kind(listed, gen)
-            found = [str(v) for v in value] if isinstance(value, list) else [str(value)]
-            return found[: max(lo, min(hi, len(found)))]
-
-        return vocab_list
+        return vocab_list(listed, lo, hi)
 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
 
@@ -328,35 +337,21 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if whole_vocab and (every := whole_count(gen, whole_vocab)) is not None:
             mark_whole(gen.scope, every[0])
             return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
-        limit = gen._limit()
-        if limit is not None and limit > 0:
-            n = min(n, limit)
-        if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
-            n = min(n, len(named))  # a place search lists the places it names, or none
-        if stepping:
-            room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
-            n = min(n, room) if room else n
-        n = max(lo, min(hi, n))
+        n = max(lo, min(hi, asked_count(gen, n, objects, step if stepping else None)))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
-        sent = gen.args.get(name) if objects else None
-        if isinstance(sent, list) and sent and all(isinstance(v, dict) for v in sent):
-            # The caller's own records (travelers, line items): theirs, in their order.
+        sent = sent_records(gen, name) if objects else None
+        if sent is not None:  # the caller's own records (travelers, line items): theirs, in their order
             return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
-        out = [child(gen, i) for i in range(n)]
-        if when is not None:  # a no-op for a series that steps; facts (holidays) drawn out of order
-            out = timeline.sort_by_time(out, when, gen.now, series=stepping)
-        if tides:
-            timeline.alternate_tides(out)
-        if unique or not objects:  # a list of tags or names does not repeat itself
-            uniq: list[Any] = []
-            for v in out:
-                if v not in uniq:
-                    uniq.append(v)
-            out = uniq if len(uniq) >= lo else out
-        return out
+        return arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo)
 
     return array
+
+
+def _item_name(name: str, objects: bool, hints: Mapping[str, str]) -> str:
+    """An item's name: its array's singular; a scalar item takes the hint written for its array
+    ("skills": "skill") when its singular name has none."""
+    return name if not objects and name in hints and singular(name) not in hints else singular(name)
 
 
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
@@ -368,7 +363,7 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
     elif kind in timeline.DRAWN_KINDS:  # a birth date, a moment past: not on the series axis
         base = lambda gen, index: timeline.as_format(str(draw_kind(kind, gen)), fmt)
     elif fmt == "date" or fmt == "date-time":
-        base = lambda gen, index: gen._dated(fmt, kind, index, parent)
+        base = lambda gen, index: gen._dated(fmt, kind, index, parent, name)
     elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
         draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
                      kind if kind is not None and kind.endswith("_url") and kind in KINDS else
@@ -378,9 +373,11 @@ def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str,
         base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"
     else:
         plain = _compile_plain_string(name, entity, kind)
-        if kind in ("date", "past_date", "future_date", "datetime"):
-            dfmt = "date-time" if kind == "datetime" else "date"
-            base = lambda gen, index: gen._dated(dfmt, kind, index, parent) if index is not None else plain(gen)
+        if kind in ("date", "past_date", "future_date", "datetime", timeline.STAMPED):
+            dfmt = "date-time" if kind in ("datetime", timeline.STAMPED) else "date"
+            windowed = kind == timeline.STAMPED  # a stamp of now, unless the call asks about a window
+            base = lambda gen, index: gen._dated(dfmt, kind, index, parent, name) if index is not None or windowed \
+                else plain(gen)
         else:
             base = lambda gen, index: plain(gen)
     lo, hi = schema.get("minLength"), schema.get("maxLength")

@@ -196,6 +196,9 @@ def end_is_past(name: str) -> bool:
     return bool(_PAST_ENDS.intersection(_words(name)))
 
 
+# The kind of a record's own stamp ("time", "timestamp" hinted as the current time): a moment
+# inside the call's window when it sets one, else just before the session's now.
+STAMPED = "stamped_time"
 # Kinds a field's own words give a moment, whatever its name's broader kind says.
 _KEPT_KINDS = frozenset({"holiday_date", "departure_time", "arrival_time", "current_time", "now", "today"})
 _MOMENT_KINDS = frozenset({None, "date", "datetime", "time", "future_date", "past_date", "year"})
@@ -207,7 +210,7 @@ def moment_kind(name: str, kind: str | None, fmt: str | None) -> str | None:
     """The kind of a field that holds a moment, once per schema node: a birth date for
     ``date_of_birth``, a past moment for ``created_at``/``published``; else ``kind``."""
     if kind == "current_time" and snake(name) in WHEN_FIELDS:
-        return "datetime"  # a record's own "timestamp": inside the call's window, else now
+        return STAMPED  # a record's own "timestamp": inside the call's window, else just before now
     if kind in _KEPT_KINDS or kind not in _MOMENT_KINDS:
         return kind
     words = set(_words(name))
@@ -251,14 +254,54 @@ def when_key(fields: Iterable[str]) -> str | None:
 _FEED_WORDS = frozenset({"published", "posted", "created", "uploaded", "submitted"})
 
 
+# The time axis of a series item: these names always; a moment named with a qualifier
+# ("timestamp_utc", "dt_txt", "forecast_time", a bare "ts") in an array that is a series by its
+# name or entity ("forecast", "hourly", "values").
+SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
+_AXIS_WORDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "dt", "ts"})
+_AXIS_QUALIFIERS = frozenset({"utc", "gmt", "iso", "txt", "unix", "epoch", "valid", "forecast"})
+_SERIES_WORDS = frozenset({"forecast", "forecasts", "hourly", "daily", "series", "history", "historical", "values",
+                           "value", "readings", "reading", "timeline", "timelines", "trend", "outlook"})
+_MOMENT_AXIS_WORDS = frozenset({"timestamp", "ts"})  # a moment, not a day: items lie hours apart
+_DAY_WORDS = frozenset({"day", "days", "daily", "date", "week", "weekly"})
+
+
+@functools.lru_cache(maxsize=8192)
+def _qualified_axis(name: str) -> bool:
+    words = snake(name).split("_")
+    return any(w in _AXIS_WORDS for w in words) and all(w in _AXIS_WORDS or w in _AXIS_QUALIFIERS for w in words)
+
+
+@functools.lru_cache(maxsize=8192)
+def is_series_array(array: str, entity: str) -> bool:
+    """Whether an array's name or its records' entity says it is a series over time ("forecast",
+    "hourly", "values"), not a list of things found."""
+    return not (set(snake(array).split("_")) | set(snake(entity).split("_"))).isdisjoint(_SERIES_WORDS)
+
+
+@functools.lru_cache(maxsize=8192)
+def is_series_axis(name: str, array: str, entity: str) -> bool:
+    """Whether field ``name`` places an item of array ``array`` (of records of ``entity``) on a
+    series' time axis, so the items step along it."""
+    if name.lower() in SERIES_FIELDS:
+        return True
+    return _qualified_axis(name) and is_series_array(array, entity)
+
+
 @functools.lru_cache(maxsize=4096)
-def cadence(parent: str, entity: str) -> dt.timedelta:
+def cadence(parent: str, entity: str, axis: str = "") -> dt.timedelta:
     """How far apart the items of a series lie: tides half a lunar day, hourly data an hour,
-    anything else a day."""
+    a series stamped with moments ("timestamp_utc") an hour unless it says days, anything else a day."""
     words = set(snake(parent).split("_")) | set(snake(entity).split("_"))
     if "hour" in parent.lower():
         return dt.timedelta(hours=1)
-    return next((step for names, step in _STEPS if words & names), dt.timedelta(days=1))
+    found = next((step for names, step in _STEPS if words & names), None)
+    if found is not None:
+        return found
+    if axis and axis.lower() not in SERIES_FIELDS and not _MOMENT_AXIS_WORDS.isdisjoint(snake(axis).split("_")) \
+            and words.isdisjoint(_DAY_WORDS):
+        return dt.timedelta(hours=1)
+    return dt.timedelta(days=1)
 
 
 def series_room(first: dt.date, last: dt.date | None, step: dt.timedelta) -> int | None:

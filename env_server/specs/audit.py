@@ -34,6 +34,7 @@ from env_server.simulators.records import default_facts
 from env_server.simulators.text_kinds import sentence_spans, word_spans
 from env_server.simulators.values import faker_texts
 from env_server.specs import audit_lists
+from env_server.specs.air_checks import air_hits
 from env_server.specs.audit_checks import (
     CheckKind,
     Finding,
@@ -258,6 +259,7 @@ class _Auditor:
             yield from text_checks(spec, result, _argument_texts(args), self.sites)
         yield from _tag(CheckKind.INVARIANT, invariant_hits(result, args))
         yield from _tag(CheckKind.GEO, geo_hits(result, args, today, reverse=is_reverse(spec.name)))
+        yield from _tag(CheckKind.AIR, air_hits(spec, result))  # AQI, dominant pollutant, category; points
         yield from _tag(CheckKind.IMPORTED, imported_hits(spec, args, result))
         yield from _tag(CheckKind.NUMERIC, numeric_hits(result, args, spec.profile.entity))
         yield from _tag(CheckKind.NUMERIC, shape_hits(result))  # candles, bid/ask, pages, arc seconds

@@ -47,6 +47,7 @@ class CheckKind(str, Enum):
     URL_HOST = "url_host"
     DOMAIN_TEXT = "domain_text"
     GEO = "geo"
+    AIR = "air"
     IMPORTED = "imported"
     NUMERIC = "numeric"
     ID_FORMAT = "id_format"

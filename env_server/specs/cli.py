@@ -143,6 +143,8 @@ def specs_audit(
 
     [bold]geo[/bold]: a place is not believable: country codes, name, region or capital disagree; a time-zone offset its zone never observes; a point outside its bounding box; a reverse geocode far from the point asked about.
 
+    [bold]air[/bold]: an air-quality index that is not the largest sub-index of the record's own readings (US EPA, European or Chinese scale), a dominant pollutant that does not give it, a category outside its band; a point array ([lat, lon] or [lon, lat] by its name) off the globe.
+
     [bold]imported[/bold]: an imported tool (inferred schema) answers mostly generic filler, echoes an argument it was not sent, or takes another entity's id for its record's.
 
     [bold]numeric[/bold]: numbers that do not add up: pagination (total, pages, page, limit), min <= avg <= max, percentages in 0..100, negative counts, a rate table's base and targets against the question, a candle out of order, a bid not below its ask, seconds of arc that are not the degrees.

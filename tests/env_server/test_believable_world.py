@@ -126,11 +126,3 @@ def test_a_created_event_reads_back_as_sent_and_is_stamped_today(env: ToolEnviro
         "subject": "Dentist", "start": "2026-03-20T09:00:00", "end": "2026-03-20T10:00:00"}).result
     assert made["start"].startswith("2026-03-20T09:00") and made["end"].startswith("2026-03-20T10:00")
     assert made["createdDateTime"].startswith(TODAY.isoformat())
-
-
-def test_an_aqi_category_follows_the_index_and_other_labels_are_left_alone():
-    record: dict[str, Any] = {"aqi": 120, "category": "Good"}
-    invariants.enforce(record, {})
-    assert record["category"] == "Unhealthy for Sensitive Groups"
-    assert invariants.walk_violations({"aqi": 20, "category": ["business"]}, {}) == []
-    assert invariants.walk_violations({"aqi": 20, "category": "Hazardous"}, {})

@@ -32,11 +32,11 @@ def test_arguments_are_echoed_where_an_api_would(builtin_catalog):
     assert (forecast["latitude"], forecast["longitude"]) == (10.5, -3.25)
 
 
-def test_series_dates_follow_the_session_clock(builtin_catalog):
+def test_series_dates_follow_the_session_clock_and_an_hourly_forecast_starts_at_the_current_hour(builtin_catalog):
     spec = builtin_catalog.tools["openmeteo_get_forecast"]
     out = simulate(spec, {"latitude": 1.0, "longitude": 1.0}, SimContext(today=dt.date(2030, 5, 1)))
     times = [h["time"] for h in out["hourly"]]
-    assert times[0] == "2030-05-01T00:00:00Z"
+    assert times[0] == "2030-05-01T09:00:00Z"  # the session's now, to the hour
     assert times == sorted(times)
 
 
