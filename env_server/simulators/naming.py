@@ -32,7 +32,7 @@ PERSON_ENTITIES = frozenset(
 )
 PLACE_ENTITIES = frozenset(
     {"city", "location", "place", "region", "geocode", "geo", "locality", "town", "timezone", "country", "toponym",
-     "geoname", "settlement", "municipality", "neighbourhood", "neighborhood", "suburb"}
+     "geoname", "settlement", "municipality", "neighbourhood", "neighborhood", "suburb", "feature"}
 )
 
 # Entity word -> the vocabulary its titles and names come from. An entity matches a row

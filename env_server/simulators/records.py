@@ -39,8 +39,8 @@ PLACE_ARGS = ("city", "city_name", "location", "near", "town", "location_name", 
               "country_code", "country_name")
 # Only read as a place when the tool is about places or weather ("q" of a weather lookup).
 LOOSE_PLACE_ARGS = ("q", "query", "keyword", "keywords", "address", "name", "destination", "search", "text")
-LAT_ARGS = ("latitude", "lat")
-LON_ARGS = ("longitude", "lon", "lng", "long")
+LAT_ARGS = ("latitude", "lat", "point.lat")  # "point.lat": Pelias (openrouteservice) writes the point dotted
+LON_ARGS = ("longitude", "lon", "lng", "long", "point.lon")
 INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto", "stock",
                    "fsym", "base_symbol", "pair", "instrument", "stock_symbol",
                    "cryptocurrency")

@@ -28,7 +28,10 @@ TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels")
 # publisher), not prose a term can open ("Sunset: a walk along the harbour…").
 NAMED = re.compile(r"(^|_)(genres?|network|channel|artist|credit|sort|company|publisher|label|studio|brand|director|"
                    r"producer|format|kind|type|category|status|venue|"
-                   r"station|team|league|manufacturer)(_|$)")
+                   r"station|team|league|manufacturer|"
+                   # a place's own names: "Lyon" does not gain "It also covers …"
+                   r"locality|region|country|city|county|state|province|district|suburb|neighbou?rhood|street|"
+                   r"address|postcode|postal|zip)(_|$)")
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
 
@@ -66,7 +69,7 @@ def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_
     gains a sentence that mentions the term, as a snippet would ("It also covers …")."""
     titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake}
     for key, value in row.items():
-        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
+        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip() and _latin(value)
                 and not NAMED.search(snake(key)) and not PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
                 and fits_schema(woven := _mentioned(value, shown), props[key])):
             row[key] = woven
@@ -98,7 +101,7 @@ def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by
     the row is retitled around the term, as a real hit for it would be called."""
     for name in TITLE_FIELDS:
         key = by_snake.get(name)
-        if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)):
+        if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)) and _latin(row[key]):
             value = row[key]
             woven = titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown)
             if fits_schema(woven, props[key]):
@@ -121,6 +124,12 @@ def _follow_slug(row: dict[str, Any], old: str, new: str) -> None:
 def _free_text(value: Any, schema: Any) -> bool:
     """A string of a field with no enum or format: text the term can be written into."""
     return isinstance(value, str) and isinstance(schema, dict) and "enum" not in schema and not schema.get("format")
+
+
+def _latin(text: str) -> bool:
+    """Whether ``text`` is written in Latin letters: an English sentence about the term is
+    not appended to text in another script (an ayah in Arabic, a title in Japanese)."""
+    return any("a" <= ch.lower() <= "z" for ch in text)
 
 
 def _tags_take(value: Any, schema: Any, tag: str) -> bool:
