@@ -17,6 +17,7 @@ from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
 from env_server.simulators.shape_kinds import SHAPE_RULES
+from env_server.simulators.us_zips import county_field_kind
 
 _TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
 _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
@@ -143,7 +144,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (r"^(departure_airport|origin_code|origin_location_code|dep_iata|from_airport|origin_iata)$", "airport_code"),
         (r"(carrier|airline)_?(code|iata)$", "airline_code"),
         (r"^(common_name|official_name)$", "title"),
-        (r"^(county|counties|state_full|state_name|province_name|subdivision)$", "state"),
+        (r"^(state_full|state_name|province_name|subdivision)$", "state"),
         (r"^(border|borders|neighbou?rs?)$", "country_code"),
         (r"^synonyms?$", "dictionary_word.synonyms"),
         (r"^antonyms?$", "dictionary_word.antonyms"),
@@ -287,6 +288,9 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
         if set(snake(parent).split("_")) & PLACE_ENTITIES:
             return "city"
         return "title" if low == "name" or title_kind(entity) not in ("name",) else "name"
+    county = county_field_kind(low, snake(entity))
+    if county is not None:
+        return county
     for pattern, kind in _RULES:
         if pattern.search(low):
             return kind
@@ -334,6 +338,9 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
     low = snake(field)
+    county = county_field_kind(low, snake(entity))
+    if county is not None:
+        return county
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):

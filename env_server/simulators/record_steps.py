@@ -5,7 +5,8 @@ steps on each record it builds, before the record's invariants: a per-100 g nutr
 (``nutrition``), a Bible verse and a translation (``scripture``), a VAT number's company and
 a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's own
 description (``product_facts``), a bar of a price series (``candles``), a surah, an
-ayah or a Qur'an edition (``quran``), a weather alert (``alert_kinds``).
+ayah or a Qur'an edition (``quran``), a weather alert (``alert_kinds``), a ZIP's
+counties (``us_zips``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators import alert_kinds, candles, coin_facts, nutrition, product_facts, quran, scripture, tax_facts
+from env_server.simulators import (
+    alert_kinds,
+    candles,
+    coin_facts,
+    nutrition,
+    product_facts,
+    quran,
+    scripture,
+    tax_facts,
+    us_zips,
+)
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -28,7 +39,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 coin_facts.coin_step(entity, props),
                                 product_facts.product_step(entity, props), candles.candle_step(entity, props),
                                 quran.surah_step(entity, props), quran.ayah_step(entity, props),
-                                quran.edition_step(entity, props), alert_kinds.alert_step(name, entity, props)]
+                                quran.edition_step(entity, props), alert_kinds.alert_step(name, entity, props),
+                                us_zips.county_rows_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -79,6 +79,7 @@ from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
+from env_server.simulators.us_zips import ZIP_KINDS
 from env_server.simulators.uv_kinds import UV_KINDS
 from env_server.simulators.word_kinds import WORD_KINDS
 
@@ -433,3 +434,4 @@ KINDS.update(CALENDAR_KINDS)  # holidays of the year asked, observances of the d
 KINDS.update(EMISSION_KINDS)  # emission factors and the estimates they give (emission_kinds)
 KINDS.update(JOURNEY_KINDS)  # transit journeys as long as distance and mode take (journey_kinds)
 KINDS.update(SHOP_KINDS)  # product listings of the query's topic (shop_kinds)
+KINDS.update(ZIP_KINDS)  # a US record's county and its FIPS code (us_zips)
