@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.simulators.content_rules import CONTENT_RULES
+from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
 
 Number = int | float
@@ -313,6 +314,7 @@ RULES: tuple[Rule, ...] = (
             ("delay", "delay_seconds", "delay_s"), 1000.0),
 )
 RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs that spell names (content_rules)
+RULES = (*RULES, *COUNT_RULES)  # a count of the record's own list is its length (count_rules)
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:

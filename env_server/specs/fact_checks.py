@@ -1,0 +1,138 @@
+"""The audit's reference-fact checks: records that state facts a reference can check.
+
+``fact_hits(spec, args, result, now)`` reads every record of a result and reports:
+
+* a weather alert (a record of an alert list of a weather tool) whose event or title is
+  not a weather product ("Mostly sunny" where a "Flood Watch" belongs), or whose validity
+  window runs for more than a week or starts in another month than now;
+* a surah whose ayah count, name or revelation is not the surah's, and an ayah whose
+  global number, surah or Arabic text is not the ayah's;
+* a US county list of a ZIP that names another county, or a county in another state.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from env_server.catalog.models import ToolSpec
+from env_server.simulators.alert_kinds import is_weather_alert
+from env_server.simulators.naming import snake
+from env_server.simulators.quran import SURAHS, quran_facts
+from env_server.simulators.us_zips import zip_of_call
+from env_server.specs.audit_checks import walk_records
+
+Hit = tuple[str, str]
+
+# Weather products end in one of these words (NWS, Environment Canada, Meteoalarm).
+_PRODUCT = re.compile(r"\b(Warning|Watch|Advisory|Statement|Outlook|Emergency|Alert|Warnings)\b")
+_EVENT_FIELDS = ("event", "title")
+_STARTS = ("effective", "effective_utc", "onset", "start", "sent", "issued")
+_ENDS = ("expires", "expires_utc", "ends", "end")
+MAX_ALERT_DAYS = 7
+
+
+def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.datetime) -> list[Hit]:
+    """Reference-fact findings in ``result`` for a call of ``spec`` with ``args``."""
+    entity = spec.profile.entity or ""
+    found: list[Hit] = []
+    for path, record in walk_records(result):
+        holder = _holder(path)
+        if is_weather_alert(holder, entity, {}) or (spec.category == "Weather" and "alert" in holder):
+            found += _alert_hits(path, record, now)
+        found += _surah_hits(path, record)
+        found += _ayah_hits(path, record)
+    found += _county_hits(args, result)
+    return found
+
+
+def _holder(path: str) -> str:
+    """The name of the list or field a record sits in: ``$.alerts[0]`` -> ``alerts``."""
+    last = path.rsplit(".", 1)[-1]
+    return re.sub(r"\[\d+\]$", "", last) if last != "$" else ""
+
+
+def _moment(value: Any) -> dt.datetime | None:
+    if isinstance(value, str) and len(value) >= 16:
+        try:
+            return dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T")).replace(tzinfo=None)
+        except ValueError:
+            return None
+    return None
+
+
+def _alert_hits(path: str, record: Mapping[str, Any], now: dt.datetime) -> list[Hit]:
+    hits: list[Hit] = []
+    for key in _EVENT_FIELDS:
+        value = record.get(key)
+        if isinstance(value, str) and not _PRODUCT.search(value):
+            hits.append((f"{path}.{key}", f"weather alert '{value}' is no weather product (a Warning, Watch, "
+                                          f"Advisory or Statement)"))
+    start = next((m for k in record if snake(k) in _STARTS and (m := _moment(record[k])) is not None), None)
+    end = next((m for k in record if snake(k) in _ENDS and (m := _moment(record[k])) is not None), None)
+    if start is not None and end is not None and (end - start).days >= MAX_ALERT_DAYS:
+        hits.append((path, f"weather alert valid for {(end - start).days} days ({start} to {end}), not hours"))
+    if start is not None and abs((start - now).days) > MAX_ALERT_DAYS:
+        hits.append((path, f"weather alert took effect {start}, far from now ({now})"))
+    return hits
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _surah_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    count = _int(record.get("numberOfAyahs", record.get("number_of_ayahs")))
+    number = _int(record.get("number"))
+    if count is None or number is None or not 1 <= number <= SURAHS:
+        return []
+    surah = quran_facts().surah(number)
+    hits: list[Hit] = []
+    if count != surah.ayah_count:
+        hits.append((f"{path}.numberOfAyahs", f"surah {number} has {surah.ayah_count} ayahs, not {count}"))
+    english = record.get("englishName", record.get("english_name"))
+    if isinstance(english, str) and english != surah.english_name:
+        hits.append((f"{path}.englishName", f"surah {number} is {surah.english_name}, not '{english}'"))
+    revelation = record.get("revelationType", record.get("revelation_type"))
+    if isinstance(revelation, str) and revelation != surah.revelation:
+        hits.append((f"{path}.revelationType", f"surah {number} is {surah.revelation}, not {revelation}"))
+    return hits
+
+
+def _ayah_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    within = _int(record.get("numberInSurah", record.get("number_in_surah")))
+    surah = _int(record.get("surah_number", record.get("surah")))
+    number = _int(record.get("number"))
+    if within is None or number is None or "numberOfAyahs" in record:
+        return []
+    facts = quran_facts()
+    ayah = facts.ayah_numbered(number)
+    hits: list[Hit] = []
+    if ayah.number != number or ayah.number_in_surah != within or surah is not None and surah != ayah.surah:
+        hits.append((f"{path}.number", f"ayah {number} is {ayah.surah}:{ayah.number_in_surah}, not "
+                                       f"{surah if surah is not None else '?'}:{within}"))
+    text = record.get("text")
+    if isinstance(text, str) and re.search(r"[\u0600-\u06ff]", text) and text != ayah.arabic:
+        hits.append((f"{path}.text", f"the Arabic text of {ayah.surah}:{ayah.number_in_surah} is not the ayah's"))
+    elif isinstance(text, str) and not re.search(r"[\u0600-\u06ff]", text) and "not available" not in text:
+        hits.append((f"{path}.text", "an ayah's text is neither the Arabic nor a statement that the translation "
+                                     "is not available (scripture is never invented)"))
+    return hits
+
+
+def _county_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
+    sent = zip_of_call({snake(k): v for k, v in args.items()})
+    if sent is None:
+        return []
+    hits: list[Hit] = []
+    for path, record in walk_records(result):
+        county = record.get("county", record.get("name") if "fips" in record else None)
+        if isinstance(county, str) and "fips" in record and county != sent.county:
+            hits.append((f"{path}.name", f"ZIP {sent.zip_code} lies in {sent.county}, {sent.state_code}, not "
+                                         f"'{county}'"))
+        state = record.get("state")
+        if "fips" in record and isinstance(state, str) and state not in (sent.state_code, sent.state):
+            hits.append((f"{path}.state", f"ZIP {sent.zip_code} is in {sent.state}, not '{state}'"))
+    return hits
