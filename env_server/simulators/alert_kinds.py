@@ -126,7 +126,10 @@ def alert_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
         for key, wants in fields.items():
             if key not in record:
                 continue
-            value = _fitting([str(entry[w]).replace("{city}", place) for w in wants], props.get(key))
+            options = [str(entry[w]).replace("{city}", place) for w in wants]
+            if "level" in wants and entry["level"] == "Statement":
+                options.append("Advisory")  # a scale with no statements files one as the mildest level
+            value = _fitting(options, props.get(key))
             if value is not None:
                 record[key] = value
         start = gen.now.replace(minute=gen.now.minute - gen.now.minute % 15, second=0, microsecond=0) \
