@@ -67,7 +67,7 @@ def is_weather_alert(name: str, entity: str, props: Mapping[str, Any]) -> bool:
         return True
     event = props.get("event")
     enum = event.get("enum") if isinstance(event, dict) else None
-    return bool(enum) and all(isinstance(e, str) and _PRODUCT.search(e) for e in enum)
+    return isinstance(enum, list) and bool(enum) and all(isinstance(e, str) and _PRODUCT.search(e) for e in enum)
 
 
 def _entry(record: Mapping[str, Any], gen: Generation) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def _moment(template: Any, when: dt.datetime) -> Any:
     if isinstance(template, bool):
         return template
     if isinstance(template, int):
-        return int(when.replace(tzinfo=dt.timezone.utc).timestamp())
+        return int(when.replace(tzinfo=dt.UTC).timestamp())
     if not isinstance(template, str):
         return template
     if len(template) == 10:

@@ -40,6 +40,6 @@ class Counted:
         return None
 
 
-COUNT_RULES: tuple[Counted, ...] = (
+COUNT_RULES: tuple[Any, ...] = (  # typed as CONTENT_RULES is: rules of their own shape
     Counted("a poem's line count is its lines", ("linecount", "line_count", "lineCount", "lines_count"), ("lines",)),
 )
