@@ -29,6 +29,7 @@ from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
+from env_server.simulators.pack_sizes import text_kind
 from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
@@ -159,7 +160,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
             or figure_kind(name, entity, hints.get(name))
             or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
             or resolve_kind(name, entity, parent, hints))
-    kind = timeline.moment_kind(name, kind, schema.get("format"))
+    kind = timeline.moment_kind(name, text_kind(name, kind, typ), schema.get("format"))  # "400 g", not "34.9"
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
     if typ == "integer" and (epoch := epoch_node(name, kind, schema)) is not None:

@@ -71,6 +71,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.pack_sizes import PACK_KINDS
 from env_server.simulators.package_kinds import PACKAGE_KINDS
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
 from env_server.simulators.product_facts import PRODUCT_KINDS
@@ -435,3 +436,4 @@ KINDS.update(EMISSION_KINDS)  # emission factors and the estimates they give (em
 KINDS.update(JOURNEY_KINDS)  # transit journeys as long as distance and mode take (journey_kinds)
 KINDS.update(SHOP_KINDS)  # product listings of the query's topic (shop_kinds)
 KINDS.update(ZIP_KINDS)  # a US record's county and its FIPS code (us_zips)
+KINDS.update(PACK_KINDS)  # a pack size with its unit, as the label prints it (pack_sizes)

@@ -7,7 +7,8 @@
   window runs for more than a week or starts in another month than now;
 * a surah whose ayah count, name or revelation is not the surah's, and an ayah whose
   global number, surah or Arabic text is not the ayah's;
-* a US county list of a ZIP that names another county, or a county in another state.
+* a US county list of a ZIP that names another county, or a county in another state;
+* a product's pack size written as a bare number ("34.9" where a label prints "400 g").
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.alert_kinds import is_weather_alert
+from env_server.simulators.pack_sizes import PACK_FIELDS
 from env_server.simulators.naming import snake
 from env_server.simulators.quran import SURAHS, quran_facts
 from env_server.simulators.us_zips import zip_of_call
@@ -44,6 +46,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
             found += _alert_hits(path, record, now)
         found += _surah_hits(path, record)
         found += _ayah_hits(path, record)
+        found += _pack_hits(path, record)
     found += _county_hits(args, result)
     return found
 
@@ -119,6 +122,14 @@ def _ayah_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
     elif isinstance(text, str) and not re.search(r"[\u0600-\u06ff]", text) and "not available" not in text:
         hits.append((f"{path}.text", "an ayah's text is neither the Arabic nor a statement that the translation "
                                      "is not available (scripture is never invented)"))
+    return hits
+
+
+def _pack_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    hits: list[Hit] = []
+    for key, value in record.items():
+        if snake(key) in PACK_FIELDS and isinstance(value, str) and re.fullmatch(r"\s*\d+(?:[.,]\d+)?\s*", value):
+            hits.append((f"{path}.{key}", f"pack size '{value}' has no unit (a label prints \"400 g\")"))
     return hits
 
 

@@ -135,6 +135,15 @@ def test_a_pelias_geocoder_answers_the_place_asked_and_places_near_the_point(env
     assert near and all(f["label"].endswith("France") and f["distance"] < 50 for f in near)
 
 
+def test_a_products_pack_size_is_the_size_its_name_prints_with_a_unit(env: ToolEnvironment, catalog: Catalog):
+    product = call(env, "open_food_facts_get_product", code="3017624010701")["product"]
+    assert re.fullmatch(r"[\d.]+ (g|kg|ml|L|oz)|6 x 330 ml", product["quantity"]), product
+    named = re.search(r"(\d+(?:\.\d+)?) ?(kg|g|ml|L)\b", product["product_name"])
+    assert named is None or product["quantity"] == f"{named.group(1)} {named.group(2)}"
+    spec = _spec(catalog, "open_food_facts_get_product")
+    assert [p for p, _ in fact_hits(spec, {}, {"product": {"quantity": "34.9"}}, _NOW)] == ["$.product.quantity"]
+
+
 def test_a_search_term_is_woven_into_neither_a_place_name_nor_text_in_another_script():
     props = {k: {"type": "string"} for k in ("locality", "region", "text")}
     row = {"locality": "Buôn Ma Thuột", "region": "Đắk Lắk", "text": "بِسۡمِ ٱللَّهِ ٱلرَّحۡمَٰنِ ٱلرَّحِيمِ"}
