@@ -20,8 +20,8 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.alert_kinds import is_weather_alert
-from env_server.simulators.pack_sizes import PACK_FIELDS
 from env_server.simulators.naming import snake
+from env_server.simulators.pack_sizes import PACK_FIELDS
 from env_server.simulators.quran import SURAHS, quran_facts
 from env_server.simulators.us_zips import zip_of_call
 from env_server.specs.audit_checks import walk_records
