@@ -45,7 +45,7 @@ from env_server.simulators.records import (
 from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
 from env_server.simulators.sites import Site
-from env_server.simulators.us_zips import zip_of_call
+from env_server.simulators.us_zips import zip_of_call, zip_place
 from state.encoding import encode_canonical
 
 _DAY = dt.timedelta(days=1)
@@ -200,9 +200,9 @@ class Generation:
         point = point_arg(self.snaked_args)  # "latlng": "48.85,2.35"
         if point is not None:
             return ref.nearest_place(*point)
-        zipped = zip_of_call(self.snaked_args)  # a US ZIP is a place: its own city's
+        zipped = zip_of_call(self.snaked_args)  # a US ZIP is a place: its own town
         if zipped is not None:
-            return ref.nearest_place(zipped.latitude, zipped.longitude)
+            return zip_place(zipped, ref)
         rank = _LOOSE_PLACE_RANK if self._place_minded else _PLACE_RANK
         # The call's own arguments (one to three, usually), in the order place names rank.
         named = sorted((rank[key], key) for key in self.snaked_args if key in rank)

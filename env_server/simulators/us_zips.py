@@ -22,9 +22,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.reference import PlaceFact
+
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
-    from env_server.simulators.reference import PlaceFact
+    from env_server.simulators.reference import ReferenceData
 
 Step = Callable[[dict[str, Any], "Generation", "int | None"], None]
 
@@ -114,6 +116,24 @@ def zip_of_call(args: Mapping[str, Any]) -> ZipFact | None:
         if match is not None:
             return us_zips().lookup(match.group(1))
     return None
+
+
+# GeoNames lists towns of 15,000 people or more: a ZIP's town it lacks is smaller than that.
+SMALL_TOWN_POPULATION = 8_000
+
+
+def zip_place(found: ZipFact, ref: ReferenceData) -> PlaceFact:
+    """The ZIP's own town: the reference's city of that name in the ZIP's state when it lies
+    at the ZIP, else a place made of the ZIP's facts (not the nearest big city, which may
+    be across a state line)."""
+    hit = ref.find_place(f"{found.city}, {found.state}")
+    if hit is not None and hit.country_code == "US" and hit.region == found.state and abs(
+            hit.latitude - found.latitude) + abs(hit.longitude - found.longitude) < 0.5:
+        return hit
+    return PlaceFact(name=found.city, country_code="US", country="United States", region=found.state,
+                     latitude=found.latitude, longitude=found.longitude,
+                     timezone=found.timezone or ref.nearest_place(found.latitude, found.longitude).timezone,
+                     population=SMALL_TOWN_POPULATION, currency_code="USD", language_code="en", continent="NA")
 
 
 @functools.lru_cache(maxsize=4096)
