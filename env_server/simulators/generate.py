@@ -63,6 +63,8 @@ _QUOTE_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptoc
 
 
 _PLACE_MINDED = PLACE_ENTITIES | POINT_ENTITIES | _WEATHER_WORDS
+# A geocoder's records named for what they are to the caller, not for being places.
+_GEOCODED = frozenset({"address", "result", "suggestion"})
 
 
 @functools.lru_cache(maxsize=4096)
@@ -230,8 +232,11 @@ class Generation:
 
     @property
     def lists_places(self) -> bool:
-        """Whether the records themselves are places (a list of cities, not of hotels)."""
-        return not entity_words(self.entity).isdisjoint(PLACE_ENTITIES)
+        """Whether the records themselves are places (a list of cities, not of hotels); a
+        geocoder's addresses, results and suggestions are places too."""
+        words = entity_words(self.entity)
+        return not words.isdisjoint(PLACE_ENTITIES) or self.category == "Geocoding" and not words.isdisjoint(
+            _GEOCODED)
 
     def call_place(self) -> PlaceFact | None:
         return self._call_place

@@ -81,6 +81,28 @@ class UsZips:
         pick = min(same_area or near, key=lambda i: abs(int(self._codes[i]) - int(code)))
         return self._fact(self._rows[pick])
 
+    def city_zips(self, city: str, state: str) -> tuple[str, ...]:
+        """The street-delivery ZIPs of a town (``state`` by name or code), in order; () for none."""
+        index = self.__dict__.get("_by_city")
+        if index is None:
+            built: dict[tuple[str, str], list[str]] = {}
+            for row in self._rows:
+                if row["zip_code_type"] == "STANDARD":
+                    built.setdefault((_title(row["city"]).lower(), row["state"]), []).append(row["zip_code"])
+            index = self.__dict__["_by_city"] = {k: tuple(v) for k, v in built.items()}
+        code = state if state in self.states else self._state_codes.get(state, "")
+        found: tuple[str, ...] = index.get((city.lower(), code), ())
+        return found
+
+    @functools.cached_property
+    def _state_codes(self) -> dict[str, str]:
+        return {name: code for code, name in self.states.items()}
+
+    def exact(self, code: str) -> ZipFact | None:
+        """The ZIP's facts when ``code`` is a real ZIP, else None."""
+        at = bisect.bisect_left(self._codes, code)
+        return self._fact(self._rows[at]) if at < len(self._codes) and self._codes[at] == code else None
+
     def nearest(self, lat: float, lon: float) -> ZipFact:
         """The ZIP whose point is nearest (lat, lon), looked for within widening bands."""
         for width in (0.3, 1.5, 6.0, 30.0):
@@ -150,6 +172,12 @@ def record_zip(gen: Generation) -> ZipFact | None:
     if place.country_code != "US":
         return None
     return _zip_near(place.latitude, place.longitude)
+
+
+def place_zip(place: PlaceFact, pick: int) -> str:
+    """A US place's ZIP for address ``pick``: one of its own town's, else the nearest ZIP's."""
+    own = us_zips().city_zips(place.name, place.region)
+    return own[pick % len(own)] if own else _zip_near(place.latitude, place.longitude).zip_code
 
 
 def _county(gen: Generation) -> str:

@@ -8,7 +8,9 @@
 * a surah whose ayah count, name or revelation is not the surah's, and an ayah whose
   global number, surah or Arabic text is not the ayah's;
 * a US county list of a ZIP that names another county, or a county in another state;
-* a product's pack size written as a bare number ("34.9" where a label prints "400 g").
+* a product's pack size written as a bare number ("34.9" where a label prints "400 g");
+* a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
+  80202": 80202 is Denver's), unless the caller sent that ZIP.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from env_server.simulators.alert_kinds import is_weather_alert
 from env_server.simulators.naming import snake
 from env_server.simulators.pack_sizes import PACK_FIELDS
 from env_server.simulators.quran import SURAHS, quran_facts
-from env_server.simulators.us_zips import zip_of_call
-from env_server.specs.audit_checks import walk_records
+from env_server.simulators.us_zips import us_zips, zip_of_call
+from env_server.specs.audit_checks import walk_records, walk_strings
 
 Hit = tuple[str, str]
 
@@ -48,6 +50,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
         found += _ayah_hits(path, record)
         found += _pack_hits(path, record)
     found += _county_hits(args, result)
+    found += _us_zip_hits(args, result)
     return found
 
 
@@ -147,3 +150,23 @@ def _county_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
         if "fips" in record and isinstance(state, str) and state not in (sent.state_code, sent.state):
             hits.append((f"{path}.state", f"ZIP {sent.zip_code} is in {sent.state}, not '{state}'"))
     return hits
+
+
+_US_ADDRESS = re.compile(r", ([A-Z][A-Za-z .]+) (\d{5}), United States$")
+
+
+def _us_zip_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
+    """Formatted US addresses ("…, Seattle, Washington 98144, United States") whose ZIP is
+    another state's; ZIPs the call sent are the caller's and not judged."""
+    sent = {v.strip() for v in args.values() if isinstance(v, str)}
+    states = set(us_zips().states.values())
+    hits: list[Hit] = []
+    for path, _, text in walk_strings(result):
+        match = _US_ADDRESS.search(text)
+        if match is None or match.group(2) in sent or match.group(1) not in states:
+            continue
+        real = us_zips().exact(match.group(2))
+        if real is not None and real.state != match.group(1):
+            hits.append((path, f"ZIP {match.group(2)} is in {real.state}, not {match.group(1)}: '{text}'"))
+    return hits
+

@@ -123,6 +123,16 @@ def test_an_unknown_zip_answers_as_the_nearest_real_zip_of_its_area_and_a_foreig
     assert zip_of_call({"zipcode": "10001"}).state == "New York"  # type: ignore[union-attr]
 
 
+def test_a_us_address_carries_a_real_zip_of_its_own_town(env: ToolEnvironment, catalog: Catalog):
+    found = call(env, "geoapify_geocode_search", text="Phoenix, Arizona")["results"]
+    zipped = re.search(r"Phoenix, Arizona (\d{5}), United States$", found[0]["formatted"])
+    assert zipped is not None and us_zips().exact(zipped.group(1)).city == "Phoenix"  # type: ignore[union-attr]
+    spec = _spec(catalog, "geocodio_geocode_address")
+    bad = {"results": [{"formatted_address": "97 Christine Points, Washington, District of Columbia 80202, United States"}]}
+    assert [p for p, _ in fact_hits(spec, {"q": "White House"}, bad, _NOW)] == ["$.results[0].formatted_address"]
+    assert fact_hits(spec, {"q": "80202"}, bad, _NOW) == []  # the caller's own ZIP is theirs
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
