@@ -9,6 +9,7 @@
   global number, surah or Arabic text is not the ayah's;
 * a US county list of a ZIP that names another county, or a county in another state;
 * a product's pack size written as a bare number ("34.9" where a label prints "400 g");
+* a record that is no time zone (a time series, a DNS zone) named like one ("Asia/Baghdad");
 * a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
   80202": 80202 is Denver's), unless the caller sent that ZIP.
 """
@@ -22,6 +23,7 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.alert_kinds import is_weather_alert
+from env_server.simulators.geo_naming import ZONE_WORDS
 from env_server.simulators.naming import snake
 from env_server.simulators.pack_sizes import PACK_FIELDS
 from env_server.simulators.quran import SURAHS, quran_facts
@@ -49,6 +51,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
         found += _surah_hits(path, record)
         found += _ayah_hits(path, record)
         found += _pack_hits(path, record)
+        found += _zone_name_hits(path, record, entity)
     found += _county_hits(args, result)
     found += _us_zip_hits(args, result)
     return found
@@ -134,6 +137,16 @@ def _pack_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
         if snake(key) in PACK_FIELDS and isinstance(value, str) and re.fullmatch(r"\s*\d+(?:[.,]\d+)?\s*", value):
             hits.append((f"{path}.{key}", f"pack size '{value}' has no unit (a label prints \"400 g\")"))
     return hits
+
+
+_IANA = re.compile(r"^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Za-z_/-]+$")
+
+
+def _zone_name_hits(path: str, record: Mapping[str, Any], entity: str) -> list[Hit]:
+    if not entity or set(snake(entity).split("_")) <= ZONE_WORDS:
+        return []
+    return [(f"{path}.{key}", f"a {entity} named like a time zone: '{record[key]}'") for key in ("name", "title")
+            if isinstance(record.get(key), str) and _IANA.match(record[key])]
 
 
 def _county_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:

@@ -133,6 +133,15 @@ def test_a_us_address_carries_a_real_zip_of_its_own_town(env: ToolEnvironment, c
     assert fact_hits(spec, {"q": "80202"}, bad, _NOW) == []  # the caller's own ZIP is theirs
 
 
+def test_a_time_series_or_a_dns_zone_is_not_named_like_a_time_zone(env: ToolEnvironment, catalog: Catalog):
+    series = call(env, "nasdaqdatalink_get_time_series", database_code="FRED", dataset_code="GDP")
+    zones = call(env, "cloudflare_list_zones")["result"]
+    assert "/" not in series["name"] and zones and all("." in z["name"] for z in zones)
+    assert call(env, "geonames_get_timezone", lat=52.52, lng=13.40)["timezoneId"] == "Europe/Berlin"
+    spec = _spec(catalog, "nasdaqdatalink_get_time_series")
+    assert [p for p, _ in fact_hits(spec, {}, {"name": "Asia/Baghdad"}, _NOW)] == ["$.name"]
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
