@@ -265,6 +265,10 @@ def _unit_pairs() -> list[Rule]:
 
 
 RULES: tuple[Rule, ...] = (
+    # First: the air is at least as warm as its dew point (a METAR's dewp under its temp),
+    # before the felt temperature and the °F pairs follow the °C values.
+    Ordered("temperature at least dew point", ("temp_c", "temp", "temperature", "temperature_c", "air_temperature"),
+            ("dewpoint_c", "dewp", "dewpoint", "dew_point", "dew_point_c")),
     # Before the °F pairs, so feelslike_f follows the felt °C.
     Derived("feels-like is wind chill or heat index", ("feelslike_c", "feels_like_c", "apparent_temperature_c"),
             (("temp_c", "temperature_c"), ("wind_kph", "wind_kmh", "wind_speed_kmh"), ("humidity", "relative_humidity")),

@@ -139,6 +139,7 @@ _TITLE_KINDS = frozenset(kind for _, kind in _TITLE_BY_ENTITY)
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), k)
     for p, k in [
+        (r"^(icao|icao_id|icao_code|station_icao|airport_icao)$", "airport_icao"),
         (r"^(arrival_airport|destination_code|destination_location_code|arr_iata|to_airport|destination_iata)$",
          "destination_airport_code"),
         (r"^(departure_airport|origin_code|origin_location_code|dep_iata|from_airport|origin_iata)$", "airport_code"),
@@ -303,7 +304,7 @@ GENERIC_HINTS = {"word": "tag", "words": "tag", "sentence": "description", "para
 _QUOTE_ENTITY_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptocurrency", "candle",
                                  "ohlc", "bar", "asset", "price", "market", "trade", "security", "equity"})
 # Kinds a field's name can establish that beat a broad hint written before they existed.
-_SPECIFIC = frozenset({"current_time", "departure_time", "arrival_time", "airline_code", "destination_airport_code",
+_SPECIFIC = frozenset({"airport_icao", "current_time", "departure_time", "arrival_time", "airline_code", "destination_airport_code",
                        "holiday_name", "holiday_date", "rate", "exchange_rate"})
 _BROAD = frozenset({"date", "datetime", "future_date", "past_date", "time", "airline", "airport_code", "code",
                     "title", "tag", "price", "amount", "percentage"})

@@ -27,6 +27,7 @@ from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
+from env_server.simulators.metar import STATION_FIELDS, station_list
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
 from env_server.simulators.pack_sizes import text_kind
@@ -321,6 +322,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         return vocab_list
 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
+    stationed = not STATION_FIELDS.isdisjoint(item_props)  # one report per station asked (metar)
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -334,6 +336,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             n = min(n, limit)
         if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
             n = min(n, len(named))  # a place search lists the places it names, or none
+        if stationed and (stations := station_list(gen)):
+            n = len(stations)
         if stepping:
             room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
             n = min(n, room) if room else n

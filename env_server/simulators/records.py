@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.geo_kinds import country_minded, record_country
 from env_server.simulators.market import InstrumentFact, MarketTable, default_table
+from env_server.simulators.metar import station_list
 from env_server.simulators.reference import (
     AirportFact,
     PlaceFact,
@@ -172,11 +173,22 @@ class RecordScope:
                 self._place = self.parent.place
             elif country_minded(self.gen.entity):  # a country record sits at its capital
                 self._place = record_country(self).capital
+            elif (station := self._listed_station("origin")) is not None:  # a report is its station's
+                self._place = self._place_of(station)
             elif self.parent is not None and self.gen.lists_places:
                 self._place = self._place_of_airport() or self._nth_place()
             else:
                 self._place = self.gen.call_place() or self._nth_place()
         return self._place
+
+    def _place_of(self, airport: AirportFact) -> PlaceFact:
+        """The airport's city (when it is near), else the city nearest the airport."""
+        ref = self.gen.facts.reference
+        found = ref.find_place(airport.city)
+        if found is not None and haversine_km(found.latitude, found.longitude, airport.latitude,
+                                              airport.longitude) <= 80:
+            return found
+        return ref.nearest_place(airport.latitude, airport.longitude)
 
     def _place_of_airport(self) -> PlaceFact | None:
         """The city of the record's airport, when one was drawn first (and it is near)."""
@@ -223,8 +235,14 @@ class RecordScope:
 
     def airport(self, role: str = "origin") -> AirportFact:
         airport: AirportFact = self.once(
-            f"airport:{role}", lambda: self.gen.call_airport(role) or self._draw_airport(role), inherit=True)
+            f"airport:{role}", lambda: self._listed_station(role) or self.gen.call_airport(role)
+            or self._draw_airport(role), inherit=True)
         return airport
+
+    def _listed_station(self, role: str) -> AirportFact | None:
+        """The station of this item when the call lists stations (``ids=["KJFK", "EGLL"]``)."""
+        stations = station_list(self.gen) if role == "origin" else ()
+        return stations[self.index % len(stations)] if stations else None
 
     def _draw_airport(self, role: str) -> AirportFact:
         ref = self.gen.facts.reference

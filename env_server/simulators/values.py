@@ -331,6 +331,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "language_name": lambda g: g.facts.reference.languages.get(language(g), "English"),
     "airport_code": lambda g: g.scope.airport().iata,
     "airport_name": lambda g: g.scope.airport().name,
+    "airport_icao": lambda g: g.scope.airport().icao or g.scope.airport().iata,
     "destination_airport_code": lambda g: g.scope.airport("destination").iata,
     "airline": lambda g: airline(g)[1],
     "airline_code": lambda g: airline(g)[0],

@@ -9,6 +9,8 @@
   global number, surah or Arabic text is not the ayah's;
 * a US county list of a ZIP that names another county, or a county in another state;
 * a product's pack size written as a bare number ("34.9" where a label prints "400 g");
+* a weather report whose ICAO station is not four letters, whose raw METAR is not its own
+  station's, or whose station the call did not ask for (``ids=["KJFK"]``);
 * a record that is no time zone (a time series, a DNS zone) named like one ("Asia/Baghdad");
 * a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
   80202": 80202 is Denver's), unless the caller sent that ZIP.
@@ -54,6 +56,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
         found += _zone_name_hits(path, record, entity)
     found += _county_hits(args, result)
     found += _us_zip_hits(args, result)
+    found += _station_hits(args, result)
     return found
 
 
@@ -183,3 +186,25 @@ def _us_zip_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
             hits.append((path, f"ZIP {match.group(2)} is in {real.state}, not {match.group(1)}: '{text}'"))
     return hits
 
+
+
+_ICAO = re.compile(r"^[A-Z][A-Z0-9]{3}$")
+
+
+def _station_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
+    ids = args.get("ids")
+    asked = {i.strip().upper() for i in ids if isinstance(i, str)} if isinstance(ids, list) else set()
+    asked = {i for i in asked if _ICAO.match(i)}
+    hits: list[Hit] = []
+    for path, record in walk_records(result):
+        station = record.get("icaoId", record.get("icao_id"))
+        if not isinstance(station, str):
+            continue
+        if not _ICAO.match(station):
+            hits.append((f"{path}.icaoId", f"station '{station}' is no four-letter ICAO code"))
+        elif asked and station not in asked:
+            hits.append((f"{path}.icaoId", f"station {station} was not asked for ({sorted(asked)})"))
+        raw = record.get("rawOb", record.get("raw_text"))
+        if isinstance(raw, str) and station not in raw.split()[:2]:
+            hits.append((f"{path}.rawOb", f"the raw report '{raw}' is not station {station}'s"))
+    return hits

@@ -142,6 +142,22 @@ def test_a_time_series_or_a_dns_zone_is_not_named_like_a_time_zone(env: ToolEnvi
     assert [p for p, _ in fact_hits(spec, {}, {"name": "Asia/Baghdad"}, _NOW)] == ["$.name"]
 
 
+def test_a_metar_list_answers_each_station_asked_with_its_raw_report_and_dew_point(env: ToolEnvironment,
+                                                                                  catalog: Catalog):
+    metars = call(env, "aviationweather_get_metar", ids=["KJFK", "EGLL"])["metars"]
+    assert sorted(m["icaoId"] for m in metars) == ["EGLL", "KJFK"]
+    for m in metars:
+        assert m["dewp"] <= m["temp"], m
+        assert m["rawOb"].startswith(f"METAR {m['icaoId']} 150851Z "), m
+        assert m["rawOb"].split()[-1].startswith("A" if m["icaoId"] == "KJFK" else "Q"), m
+    station = call(env, "aviationweather_get_station_info", ids=["KSEA"])["stations"]
+    assert [(s["icaoId"], s["iataId"], s["site"], s["country"]) for s in station] == [("KSEA", "SEA", "Seattle", "US")]
+    spec = _spec(catalog, "aviationweather_get_metar")
+    bad = {"metars": [{"icaoId": "LBA", "rawOb": "H7ZNYKAP"}, {"icaoId": "KLAX", "rawOb": "METAR KLAX 150851Z"}]}
+    paths = [p for p, _ in fact_hits(spec, {"ids": ["KJFK"]}, bad, _NOW)]
+    assert paths == ["$.metars[0].icaoId", "$.metars[0].rawOb", "$.metars[1].icaoId"]
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
