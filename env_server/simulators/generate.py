@@ -53,6 +53,7 @@ _DAY = dt.timedelta(days=1)
 _WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date"})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
+_PAST_WORDS = frozenset({"history", "historical", "past"})  # entities whose series lie before today
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
@@ -412,7 +413,10 @@ class Generation:
         lo, hi = self.call_window
         if lo is None and hi is not None and hi < self.today:
             return hi - dt.timedelta(days=4)
-        return lo or self.call_date(_SERIES_START_ARGS) or self.today
+        start = lo or self.call_date(_SERIES_START_ARGS)
+        if start is None and not entity_words(self.entity).isdisjoint(_PAST_WORDS):
+            return self.today - dt.timedelta(days=4)  # a history ends today, it does not start
+        return start or self.today
 
     # -- the call's time window (``timeline``) ---------------------------------------------
 

@@ -6,7 +6,8 @@ steps on each record it builds, before the record's invariants: a per-100 g nutr
 a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's own
 description (``product_facts``), a bar of a price series (``candles``), a surah, an
 ayah or a Qur'an edition (``quran``), a weather alert (``alert_kinds``), a ZIP's
-counties (``us_zips``), a METAR's raw text (``metar``).
+counties (``us_zips``), a METAR's raw text (``metar``), running totals
+(``cumulative``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from env_server.simulators import (
     alert_kinds,
     candles,
     coin_facts,
+    cumulative,
     metar,
     nutrition,
     product_facts,
@@ -41,7 +43,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 product_facts.product_step(entity, props), candles.candle_step(entity, props),
                                 quran.surah_step(entity, props), quran.ayah_step(entity, props),
                                 quran.edition_step(entity, props), alert_kinds.alert_step(name, entity, props),
-                                us_zips.county_rows_step(entity, props), metar.metar_step(entity, props)]
+                                us_zips.county_rows_step(entity, props), metar.metar_step(entity, props),
+                                cumulative.cumulative_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

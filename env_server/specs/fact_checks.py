@@ -11,6 +11,8 @@
 * a product's pack size written as a bare number ("34.9" where a label prints "400 g");
 * a weather report whose ICAO station is not four letters, whose raw METAR is not its own
   station's, or whose station the call did not ask for (``ids=["KJFK"]``);
+* a dated series of running totals (cases, deaths) that goes down, or counts more deaths
+  than cases; a history's series dated after today;
 * a record that is no time zone (a time series, a DNS zone) named like one ("Asia/Baghdad");
 * a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
   80202": 80202 is Denver's), unless the caller sent that ZIP.
@@ -19,12 +21,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.alert_kinds import is_weather_alert
+from env_server.simulators.cumulative import CASES, RUNNING, WITHIN_CASES
 from env_server.simulators.geo_naming import ZONE_WORDS
 from env_server.simulators.naming import snake
 from env_server.simulators.pack_sizes import PACK_FIELDS
@@ -57,6 +61,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
     found += _county_hits(args, result)
     found += _us_zip_hits(args, result)
     found += _station_hits(args, result)
+    found += _running_hits(result, entity, now.date())
     return found
 
 
@@ -207,4 +212,34 @@ def _station_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
         raw = record.get("rawOb", record.get("raw_text"))
         if isinstance(raw, str) and station not in raw.split()[:2]:
             hits.append((f"{path}.rawOb", f"the raw report '{raw}' is not station {station}'s"))
+    return hits
+
+
+_HISTORY = frozenset({"history", "historical", "past"})
+
+
+def _running_hits(result: Any, entity: str, today: dt.date) -> list[Hit]:
+    hits: list[Hit] = []
+    history = not _HISTORY.isdisjoint(snake(entity).split("_"))
+    for path, record in walk_records(result):
+        for key, rows in record.items():
+            if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
+                continue
+            hits += _series_hits(f"{path}.{key}", rows, today if history else None)
+    return hits
+
+
+def _series_hits(path: str, rows: list[dict[str, Any]], today: dt.date | None) -> list[Hit]:
+    hits: list[Hit] = []
+    for field in RUNNING:
+        values = [float(v) for r in rows if isinstance(v := r.get(field), (int, float))]
+        if len(values) == len(rows) and any(b < a for a, b in itertools.pairwise(values)):
+            hits.append((f"{path}[*].{field}", f"running total {field} goes down along the series: {values}"))
+    for i, row in enumerate(rows):
+        cases = next((row[k] for k in CASES if isinstance(row.get(k), (int, float))), None)
+        over = [k for k in WITHIN_CASES if cases is not None and isinstance(row.get(k), (int, float)) and row[k] > cases]
+        hits += [(f"{path}[{i}].{k}", f"{k} {row[k]} exceed the {cases} cases") for k in over]
+        day = row.get("date")
+        if today is not None and isinstance(day, str) and day[:10] > today.isoformat():
+            hits.append((f"{path}[{i}].date", f"a history's row is dated {day}, after today ({today})"))
     return hits

@@ -158,6 +158,19 @@ def test_a_metar_list_answers_each_station_asked_with_its_raw_report_and_dew_poi
     assert paths == ["$.metars[0].icaoId", "$.metars[0].rawOb", "$.metars[1].icaoId"]
 
 
+def test_a_history_ends_today_and_its_running_totals_only_grow(env: ToolEnvironment, catalog: Catalog):
+    timeline = call(env, "disease_sh_get_historical_covid", country="India")["timeline"]
+    assert timeline and all(day["date"] <= "2026-01-15" for day in timeline)
+    for key in ("cases", "deaths", "recovered"):
+        counts = [day[key] for day in timeline]
+        assert counts == sorted(counts) and counts[-1] <= counts[0] * 1.01, (key, counts)
+    assert all(day["deaths"] <= day["cases"] and day["recovered"] <= day["cases"] for day in timeline)
+    spec = _spec(catalog, "disease_sh_get_historical_covid")
+    bad = {"timeline": [{"date": "2026-01-15", "cases": 20736308, "deaths": 989803},
+                        {"date": "2026-01-16", "cases": 111164576, "deaths": 696479}]}
+    assert [p for p, _ in fact_hits(spec, {}, bad, _NOW)] == ["$.timeline[*].deaths", "$.timeline[1].date"]
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
