@@ -359,6 +359,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
                 if v not in uniq:
                     uniq.append(v)
             out = uniq if len(uniq) >= lo else out
+        elif len(out) > 1 and out[1] == out[0] and all(v == out[0] for v in out):
+            out = out[: max(lo, 1)]  # one sense of a word, said once: not the same record n times
         return out
 
     return array

@@ -13,6 +13,7 @@
   station's, or whose station the call did not ask for (``ids=["KJFK"]``);
 * a dated series of running totals (cases, deaths) that goes down, or counts more deaths
   than cases; a history's series dated after today;
+* a list that says one record over and over (a word's one sense, three times);
 * a record that is no time zone (a time series, a DNS zone) named like one ("Asia/Baghdad");
 * a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
   80202": 80202 is Denver's), unless the caller sent that ZIP.
@@ -225,6 +226,8 @@ def _running_hits(result: Any, entity: str, today: dt.date) -> list[Hit]:
         for key, rows in record.items():
             if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
                 continue
+            if len(rows) > 1 and all(r == rows[0] for r in rows):
+                hits.append((f"{path}.{key}", f"the list repeats one record {len(rows)} times"))
             hits += _series_hits(f"{path}.{key}", rows, today if history else None)
     return hits
 

@@ -171,6 +171,14 @@ def test_a_history_ends_today_and_its_running_totals_only_grow(env: ToolEnvironm
     assert [p for p, _ in fact_hits(spec, {}, bad, _NOW)] == ["$.timeline[*].deaths", "$.timeline[1].date"]
 
 
+def test_a_words_one_sense_is_listed_once_not_repeated(env: ToolEnvironment, catalog: Catalog):
+    senses = call(env, "merriamwebster_get_thesaurus_entry", word="refuse")["senses"]
+    assert len(senses) == 1 and "decline" in senses[0]["synonyms"]
+    spec = _spec(catalog, "wordsapi_get_word")
+    twice = {"results": [{"definition": "Pleased."}, {"definition": "Pleased."}]}
+    assert [p for p, _ in fact_hits(spec, {"word": "satisfied"}, twice, _NOW)] == ["$.results"]
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
