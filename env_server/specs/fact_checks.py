@@ -58,7 +58,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
         found += _surah_hits(path, record)
         found += _ayah_hits(path, record)
         found += _pack_hits(path, record)
-        found += _zone_name_hits(path, record, entity)
+        found += _zone_name_hits(path, record, entity, holder)
     found += _county_hits(args, result)
     found += _us_zip_hits(args, result)
     found += _station_hits(args, result)
@@ -151,8 +151,14 @@ def _pack_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
 _IANA = re.compile(r"^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Za-z_/-]+$")
 
 
-def _zone_name_hits(path: str, record: Mapping[str, Any], entity: str) -> list[Hit]:
-    if not entity or set(snake(entity).split("_")) <= ZONE_WORDS:
+_ZONE_HOLDERS = frozenset({"timezone", "tz", "time", "zone"})
+
+
+def _zone_name_hits(path: str, record: Mapping[str, Any], entity: str, holder: str) -> list[Hit]:
+    """A record named like a zone that is no zone: neither its entity nor the field it sits
+    in (an IP lookup's ``time_zone`` object) is about time zones."""
+    if not entity or set(snake(entity).split("_")) <= ZONE_WORDS or not _ZONE_HOLDERS.isdisjoint(
+            snake(holder).split("_")):
         return []
     return [(f"{path}.{key}", f"a {entity} named like a time zone: '{record[key]}'") for key in ("name", "title")
             if isinstance(record.get(key), str) and _IANA.match(record[key])]
