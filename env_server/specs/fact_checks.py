@@ -14,6 +14,8 @@
 * a dated series of running totals (cases, deaths) that goes down, or counts more deaths
   than cases; a history's series dated after today;
 * a list that says one record over and over (a word's one sense, three times);
+* an electricity estimate whose carbon is no grid's (under 10 g or over 1.2 kg CO2e per kWh
+  of the amount in its stated unit: 214 MWh giving 48 kg);
 * a record that is no time zone (a time series, a DNS zone) named like one ("Asia/Baghdad");
 * a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
   80202": 80202 is Denver's), unless the caller sent that ZIP.
@@ -58,6 +60,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
         found += _surah_hits(path, record)
         found += _ayah_hits(path, record)
         found += _pack_hits(path, record)
+        found += _grid_hits(path, record)
         found += _zone_name_hits(path, record, entity, holder)
     found += _county_hits(args, result)
     found += _us_zip_hits(args, result)
@@ -146,6 +149,21 @@ def _pack_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
         if snake(key) in PACK_FIELDS and isinstance(value, str) and re.fullmatch(r"\s*\d+(?:[.,]\d+)?\s*", value):
             hits.append((f"{path}.{key}", f"pack size '{value}' has no unit (a label prints \"400 g\")"))
     return hits
+
+
+_KWH_PER = {"kwh": 1.0, "mwh": 1000.0}
+GRID_KG_PER_KWH = (0.01, 1.2)  # the cleanest to the dirtiest grids on record
+
+
+def _grid_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    amount, unit, kg = record.get("electricity_value"), record.get("electricity_unit"), record.get("carbon_kg")
+    if not isinstance(amount, (int, float)) or not isinstance(kg, (int, float)) or amount <= 0:
+        return []
+    kwh = amount * _KWH_PER.get(str(unit).lower(), 0.0)
+    lo, hi = GRID_KG_PER_KWH
+    if kwh and not lo <= kg / kwh <= hi:
+        return [(f"{path}.carbon_kg", f"{kg} kg CO2e for {amount} {unit} is {kg / kwh:.4f} kg per kWh, no grid's")]
+    return []
 
 
 _IANA = re.compile(r"^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Za-z_/-]+$")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import pytest
 from env_server.catalog import Catalog
 from env_server.catalog.models import ToolSpec
 from env_server.environment import ToolEnvironment
@@ -177,6 +178,16 @@ def test_a_words_one_sense_is_listed_once_not_repeated(env: ToolEnvironment, cat
     spec = _spec(catalog, "wordsapi_get_word")
     twice = {"results": [{"definition": "Pleased."}, {"definition": "Pleased."}]}
     assert [p for p, _ in fact_hits(spec, {"word": "satisfied"}, twice, _NOW)] == ["$.results"]
+
+
+def test_an_electricity_amount_without_a_unit_is_in_the_apis_default_megawatt_hours(env: ToolEnvironment,
+                                                                                    catalog: Catalog):
+    out = call(env, "carbon_interface_create_electricity_estimate", electricity_value=214.19, country="US")
+    assert out["electricity_unit"] == "mwh"
+    assert 0.1 <= out["carbon_kg"] / (214.19 * 1000) <= 0.9 and out["carbon_mt"] == pytest.approx(out["carbon_kg"] / 1000)
+    spec = _spec(catalog, "carbon_interface_create_electricity_estimate")
+    wrong = {"electricity_value": 214.19, "electricity_unit": "mwh", "carbon_kg": 48.407}
+    assert [p for p, _ in fact_hits(spec, {}, wrong, _NOW)] == ["$.carbon_kg"]
 
 
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
