@@ -8,6 +8,7 @@ import datetime as dt
 import re
 
 import pytest
+
 from env_server.catalog import Catalog
 from env_server.catalog.models import ToolSpec
 from env_server.environment import ToolEnvironment
