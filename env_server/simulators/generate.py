@@ -415,7 +415,8 @@ class Generation:
             return hi - dt.timedelta(days=4)
         start = lo or self.call_date(_SERIES_START_ARGS)
         if start is None and not entity_words(self.entity).isdisjoint(_PAST_WORDS):
-            return self.today - dt.timedelta(days=4)  # a history ends today, it does not start
+            days = timeline.days_asked(self.args) or 5  # a history ends today, it does not start
+            return self.today - dt.timedelta(days=days - 1)
         return start or self.today
 
     # -- the call's time window (``timeline``) ---------------------------------------------

@@ -310,6 +310,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
     stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
     step = timeline.cadence(item_name, entity)
+    daily = stepping and step == timeline.ONE_DAY
     when = timeline.when_key(item_props) if objects else None
     tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
@@ -341,6 +342,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if stepping:
             room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
             n = min(n, room) if room else n
+            if daily and (days := timeline.days_asked(gen.args)) is not None:
+                n = days  # a 2-day forecast has two days
         n = max(lo, min(hi, n))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))

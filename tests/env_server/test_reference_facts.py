@@ -191,6 +191,13 @@ def test_an_electricity_amount_without_a_unit_is_in_the_apis_default_megawatt_ho
     assert [p for p, _ in fact_hits(spec, {}, wrong, _NOW)] == ["$.carbon_kg"]
 
 
+def test_a_daily_series_has_as_many_days_as_the_call_asks(env: ToolEnvironment):
+    forecast = call(env, "weatherapi_get_forecast", q="Denver", days=2)["forecastday"]
+    assert [d["date"] for d in forecast] == ["2026-01-15", "2026-01-16"]
+    history = call(env, "disease_sh_get_historical_covid", country="Peru", lastdays=7)["timeline"]
+    assert [d["date"] for d in history][-1] == "2026-01-15" and len(history) == 7
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
