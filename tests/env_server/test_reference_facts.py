@@ -203,6 +203,12 @@ def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
 
 
+def test_an_untitled_poem_is_known_by_its_first_line_and_a_title_asked_stays(env: ToolEnvironment):
+    poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
+    assert poems and all(p["title"] == p["lines"][0].rstrip(" ,;:.") for p in poems)
+    assert call(env, "poetrydb_search_by_title", title="Ozymandias")["poems"][0]["title"] == "Ozymandias"
+
+
 def test_a_pelias_geocoder_answers_the_place_asked_and_places_near_the_point(env: ToolEnvironment):
     found = call(env, "openrouteservice_geocode_search", text="Lyon")["features"]
     assert found and found[0]["locality"] == "Lyon" and found[0]["country"] == "France"
