@@ -25,6 +25,7 @@ from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
 from env_server.simulators.magnitudes import magnitude_kind
+from env_server.simulators.marine_kinds import marine_kind
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.metar import STATION_FIELDS, station_list
@@ -158,6 +159,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "null":
         return lambda gen, index: None
     kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
+            or marine_kind(name, entity, parent, hints.get(name))
             or figure_kind(name, entity, hints.get(name))
             or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
             or resolve_kind(name, entity, parent, hints))

@@ -7,7 +7,8 @@ a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's
 description (``product_facts``), a bar of a price series (``candles``), a surah, an
 ayah or a Qur'an edition (``quran``), a weather alert (``alert_kinds``), a ZIP's
 counties (``us_zips``), a METAR's raw text (``metar``), running totals
-(``cumulative``), a poem's first-line title (``poems``).
+(``cumulative``), a poem's first-line title (``poems``), models that agree and tides
+about mean sea level (``marine_kinds``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from env_server.simulators import (
     candles,
     coin_facts,
     cumulative,
+    marine_kinds,
     metar,
     nutrition,
     poems,
@@ -45,7 +47,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 quran.surah_step(entity, props), quran.ayah_step(entity, props),
                                 quran.edition_step(entity, props), alert_kinds.alert_step(name, entity, props),
                                 us_zips.county_rows_step(entity, props), metar.metar_step(entity, props),
-                                cumulative.cumulative_step(entity, props), poems.first_line_step(entity, props)]
+                                cumulative.cumulative_step(entity, props), poems.first_line_step(entity, props),
+                                marine_kinds.sources_step(entity, props), marine_kinds.tide_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -16,6 +16,9 @@
 * a list that says one record over and over (a word's one sense, three times);
 * an electricity estimate whose carbon is no grid's (under 10 g or over 1.2 kg CO2e per kWh
   of the amount in its stated unit: 214 MWh giving 48 kg);
+* a sea out of the ocean's range (waves over 20 m, salinity over 42 PSU, a tide or sea level
+  over 10 m from the mean, a high tide below a low one's datum) or models of one quantity
+  that disagree by more than a quarter;
 * a record that is no time zone (a time series, a DNS zone) named like one ("Asia/Baghdad");
 * a US address whose ZIP is a real ZIP of another state ("Washington, District of Columbia
   80202": 80202 is Denver's), unless the caller sent that ZIP.
@@ -33,6 +36,7 @@ from env_server.catalog.models import ToolSpec
 from env_server.simulators.alert_kinds import is_weather_alert
 from env_server.simulators.cumulative import CASES, RUNNING, WITHIN_CASES
 from env_server.simulators.geo_naming import ZONE_WORDS
+from env_server.simulators.marine_kinds import SOURCES
 from env_server.simulators.naming import snake
 from env_server.simulators.pack_sizes import PACK_FIELDS
 from env_server.simulators.quran import SURAHS, quran_facts
@@ -61,6 +65,7 @@ def fact_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, now: dt.date
         found += _ayah_hits(path, record)
         found += _pack_hits(path, record)
         found += _grid_hits(path, record)
+        found += _sea_hits(path, record)
         found += _zone_name_hits(path, record, entity, holder)
     found += _county_hits(args, result)
     found += _us_zip_hits(args, result)
@@ -164,6 +169,24 @@ def _grid_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
     if kwh and not lo <= kg / kwh <= hi:
         return [(f"{path}.carbon_kg", f"{kg} kg CO2e for {amount} {unit} is {kg / kwh:.4f} kg per kWh, no grid's")]
     return []
+
+
+_SEA_LIMITS = {"waveHeight": 20.0, "swellHeight": 20.0, "wave_height": 20.0, "swell_height": 20.0,
+               "sig_ht_mt": 20.0, "swell_ht_mt": 20.0, "salinity": 42.0}
+
+
+def _sea_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
+    hits = [(f"{path}.{k}", f"{k} {record[k]} is beyond any sea ({limit} at most)")
+            for k, limit in _SEA_LIMITS.items() if isinstance(record.get(k), (int, float)) and record[k] > limit]
+    height = record.get("height")
+    if record.get("type") in ("high", "low") and isinstance(height, (int, float)) and abs(height) > 10:
+        hits.append((f"{path}.height", f"a {record['type']} tide {height} m from the mean"))
+    models = [(k, float(record[k])) for k in SOURCES if isinstance(record.get(k), (int, float))]
+    if len(models) >= 2:
+        base = models[0][1]
+        off = [k for k, v in models[1:] if abs(v - base) > max(0.25 * abs(base), 0.3)]
+        hits += [(f"{path}.{k}", f"model {k} says {record[k]}, {models[0][0]} says {base}") for k in off]
+    return hits
 
 
 _IANA = re.compile(r"^(Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Za-z_/-]+$")

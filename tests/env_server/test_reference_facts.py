@@ -198,6 +198,20 @@ def test_a_daily_series_has_as_many_days_as_the_call_asks(env: ToolEnvironment):
     assert [d["date"] for d in history][-1] == "2026-01-15" and len(history) == 7
 
 
+def test_the_sea_is_in_the_oceans_ranges_and_its_models_agree(env: ToolEnvironment, catalog: Catalog):
+    hours = call(env, "storm_glass_get_marine_point", lat=43.3, lng=-8.4, params=["waveHeight"])["hours"]
+    assert hours and all(0 < h["waveHeight"] < 10 and 3 <= h["swellPeriod"] <= 20 for h in hours)
+    levels = call(env, "storm_glass_get_tide_sea_level", lat=43.3, lng=-8.4)["data"]
+    assert levels and all(abs(d["sg"]) <= 2 and abs(d["noaa"] - d["sg"]) <= 0.1 for d in levels)
+    tides = call(env, "storm_glass_list_tide_extremes", lat=43.3, lng=-8.4)["data"]
+    assert tides and all((t["height"] >= 0) == (t["type"] == "high") for t in tides)
+    spec = _spec(catalog, "storm_glass_get_tide_sea_level")
+    bad = {"data": [{"sg": 1.68, "noaa": -9.63}], "hours": [{"waveHeight": 15.9, "salinity": 2.5}]}
+    assert [p for p, _ in fact_hits(spec, {}, bad, _NOW)] == ["$.data[0].noaa"]
+    marine = _spec(catalog, "storm_glass_get_marine_point")
+    assert [p for p, _ in fact_hits(marine, {}, {"hours": [{"waveHeight": 25.0}]}, _NOW)] == ["$.hours[0].waveHeight"]
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
