@@ -141,13 +141,9 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         typ = next((t for t in typ if t != "null"), "null")
     # An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
     # A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's.
-    clock = clock_kind(name, parent, typ, schema, hints.get(name)) if typ not in ("object", "array") and hints.get(
-        name) not in _FACT_DATES else None
-    if clock is not None:
-        derive = KINDS[clock]
-        if isinstance(enum, list) and enum:
-            return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
-        return lambda gen, index: derive(gen)
+    clocked = _clock_node(name, parent, typ, schema, hints.get(name), enum)
+    if clocked is not None:
+        return clocked
     if isinstance(enum, list) and enum:
         return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     if typ == "object":
@@ -158,12 +154,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
-    kind = (fx_kind(name, entity, parent, hints.get(name)) or magnitude_kind(name, parent, hints.get(name))
-            or marine_kind(name, entity, parent, hints.get(name))
-            or figure_kind(name, entity, hints.get(name))
-            or media_kind(name, entity, parent, hints.get(name), typ) or content_kind(name, entity, hints.get(name))
-            or resolve_kind(name, entity, parent, hints))
-    kind = timeline.moment_kind(name, text_kind(name, kind, typ), schema.get("format"))  # "400 g", not "34.9"
+    kind = timeline.moment_kind(name, text_kind(name, scalar_kind(name, parent, entity, hints, typ), typ),
+                                schema.get("format"))  # a pack size as text: "400 g", not "34.9"
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
     if typ == "integer" and (epoch := epoch_node(name, kind, schema)) is not None:
@@ -171,6 +163,31 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ in ("integer", "number"):
         return _compile_number(schema, typ, kind)
     return _compile_string(schema, name, parent, entity, kind)
+
+
+def _clock_node(name: str, parent: str, typ: str, schema: dict[str, Any], hint: str | None, enum: Any) -> Node | None:
+    """An offset, a DST flag, a local time, a sunrise: follows the record's place and the
+    clock. A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats
+    the name's."""
+    clock = clock_kind(name, parent, typ, schema, hint) if typ not in ("object", "array") and hint not in \
+        _FACT_DATES else None
+    if clock is None:
+        return None
+    derive = KINDS[clock]
+    if isinstance(enum, list) and enum:
+        return lambda gen, index: v if (v := derive(gen)) in enum else gen.rng.choice(enum)
+    return lambda gen, index: derive(gen)
+
+
+def scalar_kind(name: str, parent: str, entity: str, hints: Mapping[str, str], typ: str) -> str | None:
+    """A number's or a string's kind: a domain's own role (an exchange rate, a market cap, a
+    wave height, a coin's figures, a medium's numbers, a content field) before the kind its
+    name and hint give (``naming.resolve_kind``)."""
+    hint = hints.get(name)
+    return (fx_kind(name, entity, parent, hint) or magnitude_kind(name, parent, hint)
+            or marine_kind(name, entity, parent, hint) or figure_kind(name, entity, hint)
+            or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
+            or resolve_kind(name, entity, parent, hints))
 
 
 def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
@@ -309,12 +326,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # Items of a closed list (a year's holidays, a day's observances) are all of it.
     fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
                       if k in CLOSED_LISTS), None)
-    # Items on a time axis: a series steps (and fits the call's window), found items are sorted.
-    stepping = objects and any(k.lower() in SERIES_FIELDS for k in item_props)
-    step = timeline.cadence(item_name, entity)
-    daily = stepping and step == timeline.ONE_DAY
-    when = timeline.when_key(item_props) if objects else None
-    tides = objects and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"} and stepping
+    stepping, step, when, tides = _series_plan(item_props, item_name, entity)
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
         def vocab_list(gen: Generation, index: int | None) -> list[Any]:
@@ -334,19 +346,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if whole_vocab and (every := whole_count(gen, whole_vocab)) is not None:
             mark_whole(gen.scope, every[0])
             return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
-        limit = gen._limit()
-        if limit is not None and limit > 0:
-            n = min(n, limit)
-        if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
-            n = min(n, len(named))  # a place search lists the places it names, or none
-        if stationed and (stations := station_list(gen)):
-            n = len(stations)
-        if stepping:
-            room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
-            n = min(n, room) if room else n
-            if daily and (days := timeline.days_asked(gen.args)) is not None:
-                n = days  # a 2-day forecast has two days
-        n = max(lo, min(hi, n))
+        n = max(lo, min(hi, _asked_count(gen, n, objects, stationed, (stepping, step))))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
         sent = gen.args.get(name) if objects else None
@@ -358,17 +358,53 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             out = timeline.sort_by_time(out, when, gen.now, series=stepping)
         if tides:
             timeline.alternate_tides(out)
-        if unique or not objects:  # a list of tags or names does not repeat itself
-            uniq: list[Any] = []
-            for v in out:
-                if v not in uniq:
-                    uniq.append(v)
-            out = uniq if len(uniq) >= lo else out
-        elif len(out) > 1 and out[1] == out[0] and all(v == out[0] for v in out):
-            out = out[: max(lo, 1)]  # one sense of a word, said once: not the same record n times
-        return out
+        return _distinct(out, lo, unique or not objects)
 
     return array
+
+
+def _series_plan(item_props: dict[str, Any], item_name: str, entity: str) -> tuple[bool, Any, str | None, bool]:
+    """Items on a time axis: whether they step as a series (and fit the call's window), how
+    far apart, the field that places them (found items are sorted by it), and whether they
+    are tides that alternate high and low."""
+    stepping = any(k.lower() in SERIES_FIELDS for k in item_props)
+    when = timeline.when_key(item_props) if item_props else None
+    tides = stepping and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"}
+    return stepping, timeline.cadence(item_name, entity), when, tides
+
+
+def _asked_count(gen: Generation, n: int, objects: bool, stationed: bool, series: tuple[bool, Any]) -> int:
+    """The count the call's own question sets: its limit; the places a place search names,
+    or none; one report per station asked (``metar``); a series that fits its window, with
+    as many days as asked (a 2-day forecast has two)."""
+    stepping, step = series
+    limit = gen._limit()
+    if limit is not None and limit > 0:
+        n = min(n, limit)
+    if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
+        n = min(n, len(named))
+    if stationed and (stations := station_list(gen)):
+        n = len(stations)
+    if stepping:
+        room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
+        n = min(n, room) if room else n
+        if step == timeline.ONE_DAY and (days := timeline.days_asked(gen.args)) is not None:
+            n = days
+    return n
+
+
+def _distinct(out: list[Any], lo: int, scalars: bool) -> list[Any]:
+    """A list of tags or names does not repeat itself, and a list of records does not say
+    one record n times (a word's one sense is listed once)."""
+    if scalars:
+        uniq: list[Any] = []
+        for v in out:
+            if v not in uniq:
+                uniq.append(v)
+        return uniq if len(uniq) >= lo else out
+    if len(out) > 1 and out[1] == out[0] and all(v == out[0] for v in out):
+        return out[: max(lo, 1)]
+    return out
 
 
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
