@@ -53,6 +53,8 @@ _ANYWHERE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) fo
     (r"^(currency_code|currency_iso|currency_alpha3)$", "currency_code"),
     (r"^(language_code|lang_code|iso639_1)$", "language_code"),
     (r"^(postal_code|postcode|zip|zip_code|zipcode)$", "postal_code"),
+    # What a weather service resolved the location asked to: the place, not a street in it.
+    (r"^(resolved_address|resolved_location|resolved_name)$", "place_label"),
     (r"^(road|street_name|thoroughfare)$", "street_name"),
     (r"^(street_address|address_line1|address_line_1|line1)$", "street"),
     (r"^(house_number|housenumber|building_number|street_number)$", "house_number"),

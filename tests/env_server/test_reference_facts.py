@@ -212,6 +212,12 @@ def test_the_sea_is_in_the_oceans_ranges_and_its_models_agree(env: ToolEnvironme
     assert [p for p, _ in fact_hits(marine, {}, {"hours": [{"waveHeight": 25.0}]}, _NOW)] == ["$.hours[0].waveHeight"]
 
 
+def test_a_weather_services_resolved_address_is_the_place_asked_not_a_street(env: ToolEnvironment):
+    out = call(env, "visual_crossing_get_history_range", location="Seattle,WA", start_date="2025-12-24",
+               end_date="2025-12-26")
+    assert out["resolvedAddress"] == "Seattle, Washington, United States"
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
