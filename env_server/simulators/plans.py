@@ -24,11 +24,12 @@ from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
 from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
+from env_server.simulators.list_sizes import SERIES_FIELDS, asked_count, distinct, series_plan
 from env_server.simulators.magnitudes import magnitude_kind
 from env_server.simulators.marine_kinds import marine_kind
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
-from env_server.simulators.metar import STATION_FIELDS, station_list
+from env_server.simulators.metar import STATION_FIELDS
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
 from env_server.simulators.pack_sizes import text_kind
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Echoes accept a local time without an offset ("2026-03-20T09:00:00"), as calendars send it.
 _DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
-SERIES_FIELDS = frozenset({"date", "time", "day", "datetime", "timestamp", "hour", "valid_date", "forecast_date", "dt"})
 LIVE_STATUSES = frozenset(
     {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
      "live", "in_stock", "operational", "enabled", "completed", "approved"}
@@ -326,7 +326,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     # Items of a closed list (a year's holidays, a day's observances) are all of it.
     fact_list = next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
                       if k in CLOSED_LISTS), None)
-    stepping, step, when, tides = _series_plan(item_props, item_name, entity)
+    stepping, step, when, tides = series_plan(item_props, item_name, entity)
     if listed is not None and "." in listed:  # a record vocabulary's list field: dog_breed.sub_breeds
 
         def vocab_list(gen: Generation, index: int | None) -> list[Any]:
@@ -346,7 +346,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if whole_vocab and (every := whole_count(gen, whole_vocab)) is not None:
             mark_whole(gen.scope, every[0])
             return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
-        n = max(lo, min(hi, _asked_count(gen, n, objects, stationed, (stepping, step))))
+        n = max(lo, min(hi, asked_count(gen, n, objects, stationed, (stepping, step))))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
         sent = gen.args.get(name) if objects else None
@@ -358,53 +358,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             out = timeline.sort_by_time(out, when, gen.now, series=stepping)
         if tides:
             timeline.alternate_tides(out)
-        return _distinct(out, lo, unique or not objects)
+        return distinct(out, lo, unique or not objects)
 
     return array
-
-
-def _series_plan(item_props: dict[str, Any], item_name: str, entity: str) -> tuple[bool, Any, str | None, bool]:
-    """Items on a time axis: whether they step as a series (and fit the call's window), how
-    far apart, the field that places them (found items are sorted by it), and whether they
-    are tides that alternate high and low."""
-    stepping = any(k.lower() in SERIES_FIELDS for k in item_props)
-    when = timeline.when_key(item_props) if item_props else None
-    tides = stepping and set((item_props.get("type") or {}).get("enum") or ()) == {"high", "low"}
-    return stepping, timeline.cadence(item_name, entity), when, tides
-
-
-def _asked_count(gen: Generation, n: int, objects: bool, stationed: bool, series: tuple[bool, Any]) -> int:
-    """The count the call's own question sets: its limit; the places a place search names,
-    or none; one report per station asked (``metar``); a series that fits its window, with
-    as many days as asked (a 2-day forecast has two)."""
-    stepping, step = series
-    limit = gen._limit()
-    if limit is not None and limit > 0:
-        n = min(n, limit)
-    if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
-        n = min(n, len(named))
-    if stationed and (stations := station_list(gen)):
-        n = len(stations)
-    if stepping:
-        room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
-        n = min(n, room) if room else n
-        if step == timeline.ONE_DAY and (days := timeline.days_asked(gen.args)) is not None:
-            n = days
-    return n
-
-
-def _distinct(out: list[Any], lo: int, scalars: bool) -> list[Any]:
-    """A list of tags or names does not repeat itself, and a list of records does not say
-    one record n times (a word's one sense is listed once)."""
-    if scalars:
-        uniq: list[Any] = []
-        for v in out:
-            if v not in uniq:
-                uniq.append(v)
-        return uniq if len(uniq) >= lo else out
-    if len(out) > 1 and out[1] == out[0] and all(v == out[0] for v in out):
-        return out[: max(lo, 1)]
-    return out
 
 
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
