@@ -220,6 +220,15 @@ class Generation:
             return ref.find_place(airport.city)
         return self._home_place() if self.home else None
 
+    def home_country(self) -> str | None:
+        """The country a national API's profile names ("US", "BR"), if it names one."""
+        home = self.home or ""
+        return home.upper() if len(home) == 2 else None
+
+    def names_no_place(self) -> bool:
+        """Whether the call's own arguments name no place (its place is the profile's home)."""
+        return self.home is not None and self._call_place is not None and self._call_place == self._home_place()
+
     def _home_place(self) -> PlaceFact | None:
         """The profile's place: a country's capital (by ISO code) or a named city."""
         ref, home = self.facts.reference, self.home or ""

@@ -177,6 +177,8 @@ class RecordScope:
                 self._place = self._place_of(station)
             elif self.parent is not None and self.gen.lists_places:
                 self._place = self._place_of_airport() or self._nth_place()
+            elif self.parent is not None and self.gen.home_country() and self.gen.names_no_place():
+                self._place = self._nth_place()  # a national API's list spans its country
             else:
                 self._place = self.gen.call_place() or self._nth_place()
         return self._place
@@ -209,11 +211,14 @@ class RecordScope:
         if named:
             return named[self.index % len(named)]
         center = self.gen.call_place()
-        if center is not None:
+        home = self.gen.home_country()
+        if center is not None and not (home and center.country_code == home and self.gen.names_no_place()):
             near = ref.places_near(center, self.gen.call_radius() or 50.0)
             if near:
                 return near[self.index % len(near)][0]
-        pool = ref.drawable_places
+        # A national API's list (the FBI's field offices, a country's parks) spans its country.
+        pool = ref.places_in(home) if home else ref.drawable_places
+        pool = pool or ref.drawable_places
         return pool[(self.gen.draw_offset * 7 + self.index * 13) % len(pool)]
 
     @property

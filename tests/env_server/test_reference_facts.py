@@ -218,6 +218,17 @@ def test_a_weather_services_resolved_address_is_the_place_asked_not_a_street(env
     assert out["resolvedAddress"] == "Seattle, Washington, United States"
 
 
+def test_a_national_apis_records_lie_across_its_own_country(env: ToolEnvironment):
+    wanted = call(env, "fbiwanted_list_wanted")["items"]
+    offices = {o for w in wanted for o in w["field_offices"]}
+    us_cities = {p.name for p in default_facts().reference.places_in("US")}
+    assert offices <= us_cities and len(offices) > 1, offices
+    ddd = call(env, "brasilapi_get_ddd", ddd="11")
+    assert {c for c in ddd["cities"]} <= {p.name for p in default_facts().reference.places_in("BR")}
+    holidays = {h["name"] for h in call(env, "brasilapi_list_holidays", year=2026)["holidays"]}
+    assert "Tiradentes' Day" in holidays
+
+
 def test_a_poems_linecount_counts_its_lines(env: ToolEnvironment):
     poems = call(env, "poetrydb_get_poems_by_author", author="Emily Dickinson")["poems"]
     assert poems and all(p["linecount"] == len(p["lines"]) for p in poems)
