@@ -96,4 +96,9 @@ class AddressBook:
         if pool is None:
             return Address(place, "", "", "")
         number = str(1 + pick % 197)
-        return Address(place, pool.names[pick % POOL_SIZE], number, pool.postcodes[(pick // 7) % POOL_SIZE])
+        postcode = pool.postcodes[(pick // 7) % POOL_SIZE]
+        if place.country_code == "US":  # a real ZIP of the town, not Faker's any five digits
+            from env_server.simulators.us_zips import place_zip
+
+            postcode = place_zip(place, pick // 7)
+        return Address(place, pool.names[pick % POOL_SIZE], number, postcode)

@@ -37,6 +37,7 @@ from env_server.simulators.paging import (
 )
 from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
 from env_server.simulators.term_weave import PERSONAL as _PERSONAL
+from env_server.simulators.term_weave import PLACE as _PLACE
 from env_server.simulators.term_weave import TAG_FIELDS as _TAG_FIELDS
 from env_server.simulators.term_weave import TITLE_FIELDS as _TITLE_FIELDS
 from env_server.simulators.term_weave import weave_term as _weave_term
@@ -106,7 +107,7 @@ def carries_text(row: Mapping[str, Any]) -> bool:
         name = snake(key)
         if (name in _TITLE_FIELDS or name in _TAG_FIELDS) and not _PERSONAL.search(name):
             return True
-        if isinstance(value, str) and value.count(" ") >= 2 and "://" not in value:
+        if isinstance(value, str) and value.count(" ") >= 2 and "://" not in value and not _PLACE.search(name):
             return True
     return False
 

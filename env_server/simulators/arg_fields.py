@@ -73,14 +73,15 @@ def named_like(have: str, want: str) -> str:
     return asked
 
 
-def with_currency_default(args: dict[str, Any], input_schema: Mapping[str, Any]) -> dict[str, Any]:
-    """``args`` with the default of a currency parameter the call left out: a shop that
-    prices in USD unless asked otherwise answers in USD, not in a currency drawn per row."""
+def with_measure_defaults(args: dict[str, Any], input_schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``args`` with the default of a currency or unit parameter the call left out: a shop
+    that prices in USD unless asked otherwise answers in USD, not in a currency drawn per
+    row, and 214 of electricity in an API's default MWh is 214 MWh, not 214 kWh."""
     props = input_schema.get("properties")
     if not isinstance(props, dict):
         return args
     missing = {k: sub["default"] for k, sub in props.items() if k not in args and isinstance(sub, dict)
-               and isinstance(sub.get("default"), str) and k.lower().endswith("currency")}
+               and isinstance(sub.get("default"), str) and k.lower().endswith(("currency", "_unit", "_units"))}
     return {**missing, **args} if missing else args
 
 

@@ -45,6 +45,7 @@ from env_server.simulators.records import (
 from env_server.simulators.reference import AirportFact, PlaceFact
 from env_server.simulators.rng import SimRandom
 from env_server.simulators.sites import Site
+from env_server.simulators.us_zips import zip_of_call, zip_place
 from state.encoding import encode_canonical
 
 _DAY = dt.timedelta(days=1)
@@ -53,6 +54,7 @@ _DAY = dt.timedelta(days=1)
 _WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", timeline.STAMPED})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
+_PAST_WORDS = frozenset({"history", "historical", "past"})  # entities whose series lie before today
 _SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
@@ -63,6 +65,8 @@ _QUOTE_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptoc
 
 
 _PLACE_MINDED = PLACE_ENTITIES | POINT_ENTITIES | _WEATHER_WORDS
+# A geocoder's records named for what they are to the caller, not for being places.
+_GEOCODED = frozenset({"address", "result", "suggestion"})
 
 
 @functools.lru_cache(maxsize=4096)
@@ -200,6 +204,9 @@ class Generation:
         point = point_arg(self.snaked_args)  # "latlng": "48.85,2.35"
         if point is not None:
             return ref.nearest_place(*point)
+        zipped = zip_of_call(self.snaked_args)  # a US ZIP is a place: its own town
+        if zipped is not None:
+            return zip_place(zipped, ref)
         rank = _LOOSE_PLACE_RANK if self._place_minded else _PLACE_RANK
         # The call's own arguments (one to three, usually), in the order place names rank.
         named = sorted((rank[key], key) for key in self.snaked_args if key in rank)
@@ -214,6 +221,15 @@ class Generation:
             return ref.find_place(airport.city)
         return self._home_place() if self.home else None
 
+    def home_country(self) -> str | None:
+        """The country a national API's profile names ("US", "BR"), if it names one."""
+        home = self.home or ""
+        return home.upper() if len(home) == 2 else None
+
+    def names_no_place(self) -> bool:
+        """Whether the call's own arguments name no place (its place is the profile's home)."""
+        return self.home is not None and self._call_place is not None and self._call_place == self._home_place()
+
     def _home_place(self) -> PlaceFact | None:
         """The profile's place: a country's capital (by ISO code) or a named city."""
         ref, home = self.facts.reference, self.home or ""
@@ -227,8 +243,11 @@ class Generation:
 
     @property
     def lists_places(self) -> bool:
-        """Whether the records themselves are places (a list of cities, not of hotels)."""
-        return not entity_words(self.entity).isdisjoint(PLACE_ENTITIES)
+        """Whether the records themselves are places (a list of cities, not of hotels); a
+        geocoder's addresses, results and suggestions are places too."""
+        words = entity_words(self.entity)
+        return not words.isdisjoint(PLACE_ENTITIES) or self.category == "Geocoding" and not words.isdisjoint(
+            _GEOCODED)
 
     def call_place(self) -> PlaceFact | None:
         return self._call_place
@@ -414,7 +433,11 @@ class Generation:
         lo, hi = self.call_window
         if lo is None and hi is not None and hi < self.today:
             return hi - dt.timedelta(days=4)
-        return lo or self.call_date(_SERIES_START_ARGS) or self.today
+        start = lo or self.call_date(_SERIES_START_ARGS)
+        if start is None and not entity_words(self.entity).isdisjoint(_PAST_WORDS):
+            days = timeline.days_asked(self.args) or 5  # a history ends today, it does not start
+            return self.today - dt.timedelta(days=days - 1)
+        return start or self.today
 
     # -- the call's time window (``timeline``) ---------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import answer_search
-from env_server.simulators.arg_fields import echo_keys, with_currency_default
+from env_server.simulators.arg_fields import echo_keys, with_measure_defaults
 from env_server.simulators.base import SimContext
 from env_server.simulators.fx import is_fx_entity, with_defaults
 from env_server.simulators.generate import Generation, call_seed
@@ -28,7 +28,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
     gen = Generation(
         seed=call_seed(spec.name, args, ctx.seed, ctx.args_json),
         today=ctx.today,
-        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else with_currency_default(
+        args=with_defaults(args, spec.input_schema) if is_fx_entity(profile.entity) else with_measure_defaults(
             args, spec.input_schema),
         entity=profile.entity,
         hints=profile.hints,

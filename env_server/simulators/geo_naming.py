@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
 Node = Callable[["Generation", "int | None"], Any]
 
-_TIME_WORDS = frozenset({"timezone", "zone", "tz", "time"})
+_TIME_WORDS = frozenset({"timezone", "tz", "time"})
+# Words a time-zone record's name may add ("current_time", "world_time_zone"); a time series,
+# a time entry or a transit time is not a zone, and its "name" is no zone's name (nor is a
+# DNS "zone"'s: a domain).
+ZONE_WORDS = _TIME_WORDS | {"zone", "local", "current", "world", "now", "clock", "info", "data", "lookup"}
 # Records that are a spot on a map (a geocoding hit, an address, a feature).
 _MAP_WORDS = frozenset({"place", "feature", "toponym", "locality", "poi", "geocode", "address", "location",
                         "suggestion", "geoname", "city", "town"})
@@ -50,6 +54,8 @@ _ANYWHERE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) fo
     (r"^(currency_code|currency_iso|currency_alpha3)$", "currency_code"),
     (r"^(language_code|lang_code|iso639_1)$", "language_code"),
     (r"^(postal_code|postcode|zip|zip_code|zipcode)$", "postal_code"),
+    # What a weather service resolved the location asked to: the place, not a street in it.
+    (r"^(resolved_address|resolved_location|resolved_name)$", "place_label"),
     (r"^(road|street_name|thoroughfare)$", "street_name"),
     (r"^(street_address|address_line1|address_line_1|line1)$", "street"),
     (r"^(house_number|housenumber|building_number|street_number)$", "house_number"),
@@ -107,7 +113,7 @@ def geo_kind(low: str, entity: str, parent: str = "") -> str | None:
             return kind
     if country_minded(entity) and low in _COUNTRY and not parent_words & {"capital", "currency", "language"}:
         return _COUNTRY[low]
-    if (_words(entity) | parent_words) & _TIME_WORDS and low in _TIME:
+    if low in _TIME and any(w & _TIME_WORDS and w <= ZONE_WORDS for w in (_words(entity), parent_words)):
         return _TIME[low]
     if _words(entity) & _MAP_WORDS and low in _MAP:
         return _MAP[low]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from env_server.simulators.content_rules import CONTENT_RULES
+from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
 
 Number = int | float
@@ -235,6 +236,10 @@ _MIN_TEMP = ("mintemp_c", "temp_min", "min_temp", "tempmin", "temperature_min", 
 _MEAN_TEMP = ("avgtemp_c", "temp", "temp_avg", "avg_temp", "mean_temp", "temperature_mean", "temperature_2m_mean")
 
 RULES: tuple[Rule, ...] = (
+    # First: the air is at least as warm as its dew point (a METAR's dewp under its temp),
+    # before the felt temperature and the °F pairs follow the °C values.
+    Ordered("temperature at least dew point", ("temp_c", "temp", "temperature", "temperature_c", "air_temperature"),
+            ("dewpoint_c", "dewp", "dewpoint", "dew_point", "dew_point_c")),
     # Temperatures in order first (the max at least the mean, the mean at least the min), so the
     # °F pairs and the feels-like follow the ordered °C.
     Ordered("maximum temperature at least minimum", _MAX_TEMP, _MIN_TEMP),
@@ -282,6 +287,7 @@ RULES: tuple[Rule, ...] = (
             ("delay", "delay_seconds", "delay_s"), 1000.0),
 )
 RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs that spell names (content_rules)
+RULES = (*RULES, *COUNT_RULES)  # a count of the record's own list is its length (count_rules)
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import timeline
 from env_server.simulators.closed_lists import CLOSED_LISTS
+from env_server.simulators.metar import station_list
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import draw_kind
 from env_server.simulators.weather_conditions import is_condition_list
@@ -35,15 +36,15 @@ def sent_records(gen: Generation, name: str) -> list[dict[str, Any]] | None:
     return sent if isinstance(sent, list) and sent and all(isinstance(v, dict) for v in sent) else None
 
 
-def arrange(out: list[Any], gen: Generation, when: str | None, stepping: bool, tides: bool, dedupe: bool,
-             least: int) -> list[Any]:
+def arrange(out: list[Any], gen: Generation, when: str | None, stepping: bool, tides: bool, scalars: bool,
+            least: int) -> list[Any]:
     """Items in their order: found items by time (a series already steps), tides alternating, a
-    list of tags or names without repeats."""
+    list of tags or names without repeats, a list of records not one record n times."""
     if when is not None:
         out = timeline.sort_by_time(out, when, gen.now, series=stepping)
     if tides:
         timeline.alternate_tides(out)
-    return distinct(out, least) if dedupe else out
+    return distinct(out, least, scalars)
 
 
 def sampled_enum(items: Mapping[str, Any], unique: bool) -> list[Any] | None:
@@ -77,24 +78,34 @@ def fixed_count(name: str, item_name: str, entity: str, item_props: Mapping[str,
                  if k in CLOSED_LISTS), None)
 
 
-def asked_count(gen: Generation, n: int, objects: bool, step: Any) -> int:
-    """``n`` items cut to what the call asks: its limit, the places a place search names, the
-    steps of a series (``step``, or None) that fit its window."""
+def asked_count(gen: Generation, n: int, objects: bool, step: Any, stationed: bool) -> int:
+    """``n`` items cut to what the call asks: its limit, the places a place search names, one
+    report per station asked (``stationed``, ``metar``), the steps of a series (``step``, or
+    None) that fit its window, with as many days as asked (a 2-day forecast has two)."""
     limit = gen._limit()
     if limit is not None and limit > 0:
         n = min(n, limit)
     if objects and gen.scope.is_top and not gen.scope.in_list and (named := gen.search_places) is not None:
         n = min(n, len(named))  # a place search lists the places it names, or none
+    if stationed and (stations := station_list(gen)):
+        n = len(stations)
     if step is not None:
         room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
         n = min(n, room) if room else n
+        if step == timeline.ONE_DAY and (days := timeline.days_asked(gen.args)) is not None:
+            n = days
     return n
 
 
-def distinct(items: list[Any], least: int) -> list[Any]:
-    """``items`` without repeats, unless that leaves fewer than ``least``."""
-    uniq: list[Any] = []
-    for v in items:
-        if v not in uniq:
-            uniq.append(v)
-    return uniq if len(uniq) >= least else items
+def distinct(items: list[Any], least: int, scalars: bool) -> list[Any]:
+    """A list of tags or names without repeats, unless that leaves fewer than ``least``; a list
+    of records that says one record n times says it once (a word's one sense is listed once)."""
+    if scalars:
+        uniq: list[Any] = []
+        for v in items:
+            if v not in uniq:
+                uniq.append(v)
+        return uniq if len(uniq) >= least else items
+    if len(items) > 1 and items[1] == items[0] and all(v == items[0] for v in items):
+        return items[: max(least, 1)]
+    return items

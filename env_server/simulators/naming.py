@@ -17,6 +17,7 @@ from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
 from env_server.simulators.shape_kinds import SHAPE_RULES
+from env_server.simulators.us_zips import county_field_kind
 
 _TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
 _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
@@ -32,7 +33,7 @@ PERSON_ENTITIES = frozenset(
 )
 PLACE_ENTITIES = frozenset(
     {"city", "location", "place", "region", "geocode", "geo", "locality", "town", "timezone", "country", "toponym",
-     "geoname", "settlement", "municipality", "neighbourhood", "neighborhood", "suburb"}
+     "geoname", "settlement", "municipality", "neighbourhood", "neighborhood", "suburb", "feature"}
 )
 
 # Entity word -> the vocabulary its titles and names come from. An entity matches a row
@@ -138,12 +139,13 @@ _TITLE_KINDS = frozenset(kind for _, kind in _TITLE_BY_ENTITY)
 _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), k)
     for p, k in [
+        (r"^(icao|icao_id|icao_code|station_icao|airport_icao)$", "airport_icao"),
         (r"^(arrival_airport|destination_code|destination_location_code|arr_iata|to_airport|destination_iata)$",
          "destination_airport_code"),
         (r"^(departure_airport|origin_code|origin_location_code|dep_iata|from_airport|origin_iata)$", "airport_code"),
         (r"(carrier|airline)_?(code|iata)$", "airline_code"),
         (r"^(common_name|official_name)$", "title"),
-        (r"^(county|counties|state_full|state_name|province_name|subdivision)$", "state"),
+        (r"^(state_full|state_name|province_name|subdivision)$", "state"),
         (r"^(border|borders|neighbou?rs?)$", "country_code"),
         (r"^synonyms?$", "dictionary_word.synonyms"),
         (r"^antonyms?$", "dictionary_word.antonyms"),
@@ -287,6 +289,9 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
         if set(snake(parent).split("_")) & PLACE_ENTITIES:
             return "city"
         return "title" if low == "name" or title_kind(entity) not in ("name",) else "name"
+    county = county_field_kind(low, snake(entity))
+    if county is not None:
+        return county
     for pattern, kind in _RULES:
         if pattern.search(low):
             return kind
@@ -299,7 +304,7 @@ GENERIC_HINTS = {"word": "tag", "words": "tag", "sentence": "description", "para
 _QUOTE_ENTITY_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptocurrency", "candle",
                                  "ohlc", "bar", "asset", "price", "market", "trade", "security", "equity"})
 # Kinds a field's name can establish that beat a broad hint written before they existed.
-_SPECIFIC = frozenset({"current_time", "departure_time", "arrival_time", "airline_code", "destination_airport_code",
+_SPECIFIC = frozenset({"airport_icao", "current_time", "departure_time", "arrival_time", "airline_code", "destination_airport_code",
                        "holiday_name", "holiday_date", "rate", "exchange_rate"})
 _BROAD = frozenset({"date", "datetime", "future_date", "past_date", "time", "airline", "airport_code", "code",
                     "title", "tag", "price", "amount", "percentage"})
@@ -334,6 +339,9 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
     low = snake(field)
+    county = county_field_kind(low, snake(entity))
+    if county is not None:
+        return county
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):

@@ -33,10 +33,13 @@ from env_server.simulators.list_shapes import (
     vocab_list,
 )
 from env_server.simulators.magnitudes import magnitude_kind
+from env_server.simulators.marine_kinds import marine_kind
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
+from env_server.simulators.metar import STATION_FIELDS
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.own_title import names_the_record
+from env_server.simulators.pack_sizes import text_kind
 from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.uv_kinds import UV_MOMENTS
@@ -156,7 +159,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
         return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
-    kind = timeline.moment_kind(name, _scalar_kind(name, parent, entity, typ, hints), schema.get("format"))
+    kind = timeline.moment_kind(name, text_kind(name, _scalar_kind(name, parent, entity, typ, hints), typ),
+                                schema.get("format"))  # a pack size as text: "400 g", not "34.9"
     if kind == "url" and own_site(name, entity):  # a website, a destination: not the provider's page
         kind = "own_url"
     if typ == "integer" and (epoch := epoch_node(name, kind, schema, parent)) is not None:
@@ -181,10 +185,11 @@ def _clock_node(schema: dict[str, Any], name: str, parent: str, typ: str, hints:
 
 
 def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[str, str]) -> str | None:
-    """The kind of a number or string: the domain modules' (rates, magnitudes, figures, media,
-    content) before the name's and hint's."""
+    """The kind of a number or string: the domain modules' (rates, magnitudes, wave heights,
+    figures, media, content) before the name's and hint's."""
     hint = hints.get(name)
-    return (fx_kind(name, entity, parent, hint) or magnitude_kind(name, parent, hint) or figure_kind(name, entity, hint)
+    return (fx_kind(name, entity, parent, hint) or magnitude_kind(name, parent, hint)
+            or marine_kind(name, entity, parent, hint) or figure_kind(name, entity, hint)
             or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
             or resolve_kind(name, entity, parent, hints))
 
@@ -329,6 +334,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         return vocab_list(listed, lo, hi)
 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
+    stationed = not STATION_FIELDS.isdisjoint(item_props)  # one report per station asked (metar)
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -337,7 +343,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if whole_vocab and (every := whole_count(gen, whole_vocab)) is not None:
             mark_whole(gen.scope, every[0])
             return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
-        n = max(lo, min(hi, asked_count(gen, n, objects, step if stepping else None)))
+        n = max(lo, min(hi, asked_count(gen, n, objects, step if stepping else None, stationed)))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
         sent = sent_records(gen, name) if objects else None

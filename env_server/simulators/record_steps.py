@@ -5,7 +5,10 @@ steps on each record it builds, before the record's invariants: a per-100 g nutr
 (``nutrition``), a Bible verse and a translation (``scripture``), a VAT number's company and
 a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's own
 description (``product_facts``), a bar of a price series (``candles``), an air-quality reading
-(``air_quality``), a weather report's condition codes, icons, cloud cover and UV (``weather_conditions``).
+(``air_quality``), a weather report's condition codes, icons, cloud cover and UV (``weather_conditions``),
+a surah, an ayah or a Qur'an edition (``quran``), a weather alert (``alert_kinds``), a ZIP's
+counties (``us_zips``), a METAR's raw text (``metar``), running totals (``cumulative``), a poem's
+first-line title (``poems``), models that agree and tides about mean sea level (``marine_kinds``).
 """
 
 from __future__ import annotations
@@ -15,12 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import (
     air_quality,
+    alert_kinds,
     candles,
     coin_facts,
+    cumulative,
+    marine_kinds,
+    metar,
     nutrition,
+    poems,
     product_facts,
+    quran,
     scripture,
     tax_facts,
+    us_zips,
     weather_conditions,
 )
 
@@ -37,7 +47,12 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 coin_facts.coin_step(entity, props),
                                 product_facts.product_step(entity, props), candles.candle_step(entity, props),
                                 air_quality.air_step(name, entity, props),
-                                weather_conditions.weather_step(name, entity, props)]
+                                weather_conditions.weather_step(name, entity, props),
+                                quran.surah_step(entity, props), quran.ayah_step(entity, props),
+                                quran.edition_step(entity, props), alert_kinds.alert_step(name, entity, props),
+                                us_zips.county_rows_step(entity, props), metar.metar_step(entity, props),
+                                cumulative.cumulative_step(entity, props), poems.first_line_step(entity, props),
+                                marine_kinds.sources_step(entity, props), marine_kinds.tide_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

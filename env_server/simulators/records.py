@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.geo_kinds import country_minded, record_country
 from env_server.simulators.market import InstrumentFact, MarketTable, default_table
+from env_server.simulators.metar import station_list
 from env_server.simulators.reference import (
     AirportFact,
     PlaceFact,
@@ -39,8 +40,8 @@ PLACE_ARGS = ("city", "city_name", "location", "near", "town", "location_name", 
               "country_code", "country_name")
 # Only read as a place when the tool is about places or weather ("q" of a weather lookup).
 LOOSE_PLACE_ARGS = ("q", "query", "keyword", "keywords", "address", "name", "destination", "search", "text")
-LAT_ARGS = ("latitude", "lat")
-LON_ARGS = ("longitude", "lon", "lng", "long")
+LAT_ARGS = ("latitude", "lat", "point.lat")  # "point.lat": Pelias (openrouteservice) writes the point dotted
+LON_ARGS = ("longitude", "lon", "lng", "long", "point.lon")
 INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto", "stock",
                    "fsym", "base_symbol", "pair", "instrument", "stock_symbol",
                    "cryptocurrency")
@@ -172,11 +173,24 @@ class RecordScope:
                 self._place = self.parent.place
             elif country_minded(self.gen.entity):  # a country record sits at its capital
                 self._place = record_country(self).capital
+            elif (station := self._listed_station("origin")) is not None:  # a report is its station's
+                self._place = self._place_of(station)
             elif self.parent is not None and self.gen.lists_places:
                 self._place = self._place_of_airport() or self._nth_place()
+            elif self.parent is not None and self.gen.home_country() and self.gen.names_no_place():
+                self._place = self._nth_place()  # a national API's list spans its country
             else:
                 self._place = self.gen.call_place() or self._nth_place()
         return self._place
+
+    def _place_of(self, airport: AirportFact) -> PlaceFact:
+        """The airport's city (when it is near), else the city nearest the airport."""
+        ref = self.gen.facts.reference
+        found = ref.find_place(airport.city)
+        if found is not None and haversine_km(found.latitude, found.longitude, airport.latitude,
+                                              airport.longitude) <= 80:
+            return found
+        return ref.nearest_place(airport.latitude, airport.longitude)
 
     def _place_of_airport(self) -> PlaceFact | None:
         """The city of the record's airport, when one was drawn first (and it is near)."""
@@ -197,11 +211,14 @@ class RecordScope:
         if named:
             return named[self.index % len(named)]
         center = self.gen.call_place()
-        if center is not None:
+        home = self.gen.home_country()
+        if center is not None and not (home and center.country_code == home and self.gen.names_no_place()):
             near = ref.places_near(center, self.gen.call_radius() or 50.0)
             if near:
                 return near[self.index % len(near)][0]
-        pool = ref.drawable_places
+        # A national API's list (the FBI's field offices, a country's parks) spans its country.
+        pool = ref.places_in(home) if home else ref.drawable_places
+        pool = pool or ref.drawable_places
         return pool[(self.gen.draw_offset * 7 + self.index * 13) % len(pool)]
 
     @property
@@ -223,8 +240,14 @@ class RecordScope:
 
     def airport(self, role: str = "origin") -> AirportFact:
         airport: AirportFact = self.once(
-            f"airport:{role}", lambda: self.gen.call_airport(role) or self._draw_airport(role), inherit=True)
+            f"airport:{role}", lambda: self._listed_station(role) or self.gen.call_airport(role)
+            or self._draw_airport(role), inherit=True)
         return airport
+
+    def _listed_station(self, role: str) -> AirportFact | None:
+        """The station of this item when the call lists stations (``ids=["KJFK", "EGLL"]``)."""
+        stations = station_list(self.gen) if role == "origin" else ()
+        return stations[self.index % len(stations)] if stations else None
 
     def _draw_airport(self, role: str) -> AirportFact:
         ref = self.gen.facts.reference

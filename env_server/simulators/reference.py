@@ -235,6 +235,16 @@ class ReferenceData:
         order = sorted(range(len(drawable)), key=lambda k: drawable[k].latitude)
         return [drawable[k].latitude for k in order], order
 
+    def places_in(self, country_code: str) -> tuple[PlaceFact, ...]:
+        """The drawable cities of a country, largest first (() for a code with none)."""
+        index: dict[str, tuple[PlaceFact, ...]] | None = self.__dict__.get("_places_in")
+        if index is None:
+            grouped: dict[str, list[PlaceFact]] = {}
+            for place in self.drawable_places:
+                grouped.setdefault(place.country_code, []).append(place)
+            index = self.__dict__["_places_in"] = {k: tuple(v) for k, v in grouped.items()}
+        return index.get(country_code.upper(), ())
+
     def places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
         """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first."""
         lat_span = radius_km / 111.0 + 0.01

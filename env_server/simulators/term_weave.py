@@ -29,6 +29,10 @@ TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels")
 NAMED = re.compile(r"(^|_)(genres?|network|channel|artist|credit|sort|company|publisher|label|studio|brand|director|"
                    r"producer|format|kind|type|category|status|venue|"
                    r"station|team|league|manufacturer)(_|$)")
+# A place's own names and address: "Lyon" does not gain "It also covers …", and a row whose
+# only text is its address has no text a term shows in (``answers.carries_text``).
+PLACE = re.compile(r"(^|_)(locality|region|country|city|county|state|province|district|suburb|neighbou?rhood|"
+                   r"street|address|postcode|postal|zip|place)(_|$)")
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
 
@@ -64,10 +68,11 @@ def _weave_into_tags(row: dict[str, Any], shown: str, props: dict[str, Any], by_
 def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
     """The row's first line of text that is not its name nor a name of something else: it
     gains a sentence that mentions the term, as a snippet would ("It also covers …")."""
-    titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake}
+    titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake} | {k for k in row if _own_name(snake(k))}
     for key, value in row.items():
-        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip()
-                and not NAMED.search(snake(key)) and not PERSONAL.search(snake(key)) and not ISO_RE.match(value) and "://" not in value
+        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip() and _latin(value)
+                and not NAMED.search(snake(key)) and not PLACE.search(snake(key)) and not PERSONAL.search(snake(key))
+                and not ISO_RE.match(value) and "://" not in value
                 and fits_schema(woven := _mentioned(value, shown), props[key])):
             row[key] = woven
             return True
@@ -96,9 +101,10 @@ def _frame(kind: str, key: str) -> str:
 def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
     """Names first, then any text field (one with no space in it, which the text pass skipped):
     the row is retitled around the term, as a real hit for it would be called."""
-    for name in TITLE_FIELDS:
+    named = [n for n in by_snake if _own_name(n) and n not in TITLE_FIELDS]  # "charityName", "dataset_title"
+    for name in (*TITLE_FIELDS, *named):
         key = by_snake.get(name)
-        if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)):
+        if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)) and _latin(row[key]):
             value = row[key]
             woven = titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown)
             if fits_schema(woven, props[key]):
@@ -121,6 +127,19 @@ def _follow_slug(row: dict[str, Any], old: str, new: str) -> None:
 def _free_text(value: Any, schema: Any) -> bool:
     """A string of a field with no enum or format: text the term can be written into."""
     return isinstance(value, str) and isinstance(schema, dict) and "enum" not in schema and not schema.get("format")
+
+
+def _own_name(name: str) -> bool:
+    """A field that names the row itself ("charity_name", "dataset_title"), not a place,
+    a person or another thing's label: it is retitled around a term, never appended to."""
+    return name.endswith(("_name", "_title")) and not (PLACE.search(name) or PERSONAL.search(name)
+                                                       or NAMED.search(name))
+
+
+def _latin(text: str) -> bool:
+    """Whether ``text`` is written in Latin letters: an English sentence about the term is
+    not appended to text in another script (an ayah in Arabic, a title in Japanese)."""
+    return any("a" <= ch.lower() <= "z" for ch in text)
 
 
 def _tags_take(value: Any, schema: Any, tag: str) -> bool:

@@ -286,6 +286,16 @@ def is_series_axis(name: str, array: str, entity: str) -> bool:
     if name.lower() in SERIES_FIELDS:
         return True
     return _qualified_axis(name) and is_series_array(array, entity)
+ONE_DAY = dt.timedelta(days=1)
+# A call's count of days (a forecast's, a history's trailing days); a daily series has that many.
+DAYS_ARGS = ("days", "lastdays", "last_days", "forecast_days", "past_days", "num_days")
+MAX_SERIES_DAYS = 60  # a longer window answers its first 60 days, to keep answers small
+
+
+def days_asked(args: Mapping[str, Any]) -> int | None:
+    """How many days of a daily series the call asks for, if it says."""
+    value = next((v for k in DAYS_ARGS if isinstance(v := args.get(k), int) and not isinstance(v, bool)), None)
+    return min(value, MAX_SERIES_DAYS) if value is not None and value > 0 else None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -60,6 +60,7 @@ from env_server.simulators.id_formats import ID_FORMAT_KINDS
 from env_server.simulators.journey_kinds import JOURNEY_KINDS
 from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
+from env_server.simulators.marine_kinds import MARINE_KINDS
 from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
@@ -71,6 +72,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
+from env_server.simulators.pack_sizes import PACK_KINDS
 from env_server.simulators.package_kinds import PACKAGE_KINDS
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
 from env_server.simulators.product_facts import PRODUCT_KINDS
@@ -79,6 +81,7 @@ from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
+from env_server.simulators.us_zips import ZIP_KINDS
 from env_server.simulators.uv_kinds import UV_KINDS
 from env_server.simulators.word_kinds import WORD_KINDS
 
@@ -329,6 +332,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "language_name": lambda g: g.facts.reference.languages.get(language(g), "English"),
     "airport_code": lambda g: g.scope.airport().iata,
     "airport_name": lambda g: g.scope.airport().name,
+    "airport_icao": lambda g: g.scope.airport().icao or g.scope.airport().iata,
     "destination_airport_code": lambda g: g.scope.airport("destination").iata,
     "airline": lambda g: airline(g)[1],
     "airline_code": lambda g: airline(g)[0],
@@ -433,3 +437,6 @@ KINDS.update(CALENDAR_KINDS)  # holidays of the year asked, observances of the d
 KINDS.update(EMISSION_KINDS)  # emission factors and the estimates they give (emission_kinds)
 KINDS.update(JOURNEY_KINDS)  # transit journeys as long as distance and mode take (journey_kinds)
 KINDS.update(SHOP_KINDS)  # product listings of the query's topic (shop_kinds)
+KINDS.update(ZIP_KINDS)  # a US record's county and its FIPS code (us_zips)
+KINDS.update(PACK_KINDS)  # a pack size with its unit, as the label prints it (pack_sizes)
+KINDS.update(MARINE_KINDS)  # waves, swells, salinity and sea levels in the ocean's ranges (marine_kinds)

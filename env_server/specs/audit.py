@@ -60,6 +60,7 @@ from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
 from env_server.specs.content_checks import content_hits
 from env_server.specs.domain_checks import domain_hits
+from env_server.specs.fact_checks import fact_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.headline_checks import headline_hits
@@ -272,6 +273,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, content_hits(spec, args, result))  # nutrients, Unix times, verses (content_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
+        yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

@@ -207,7 +207,9 @@ def _identifier_rule(spec: ToolSpec, low: str, desc: str) -> Draw | None:
 
 def _place_or_owner_rule(spec: ToolSpec, low: str, desc: str, schema: dict[str, Any]) -> Draw | None:
     category = str(spec.category).lower()
-    if low in _PLACE_NAMES and (category == "geocoding" or "geocod" in desc) and _PLACE_DESC.search(desc + low):
+    # A geocoder's "Search text." is a place too: what a caller types into a geocoder.
+    if low in _PLACE_NAMES and (category == "geocoding" or "geocod" in desc) and (
+            _PLACE_DESC.search(desc + low) or category == "geocoding" and desc.startswith("search text")):
         if "address" in desc and "place" not in desc:
             return lambda g: draw_kind("address", g)
         return lambda g: (lambda p: f"{p.name}, {p.country}")(_place(g))
