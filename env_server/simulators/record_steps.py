@@ -4,7 +4,8 @@
 steps on each record it builds, before the record's invariants: a per-100 g nutrient table
 (``nutrition``), a Bible verse and a translation (``scripture``), a VAT number's company and
 a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's own
-description (``product_facts``), a bar of a price series (``candles``).
+description (``product_facts``), a bar of a price series (``candles``), the language of a
+record's own text (``text_language``), a phone lookup of the number sent (``phone_facts``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators import candles, coin_facts, nutrition, product_facts, scripture, tax_facts
+from env_server.simulators import (
+    candles,
+    coin_facts,
+    nutrition,
+    phone_facts,
+    product_facts,
+    scripture,
+    tax_facts,
+    text_language,
+)
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -25,7 +35,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 scripture.translation_step(entity, props), tax_facts.vat_number_step(entity, props),
                                 tax_facts.vat_rate_step(entity, props), tax_facts.vat_price_step(entity, props),
                                 coin_facts.coin_step(entity, props),
-                                product_facts.product_step(entity, props), candles.candle_step(entity, props)]
+                                product_facts.product_step(entity, props), candles.candle_step(entity, props),
+                                text_language.language_step(entity, props), phone_facts.lookup_step(name, entity, props),
+                                phone_facts.segments_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -1,0 +1,155 @@
+"""The audit's record checks: a record's fields say what the record is.
+
+``record_hits(spec, args, result, vocabulary)`` reports:
+
+* a search hit whose name, address or other non-prose field carries a sentence about the
+  search term (a photographer "Gail Whitaker. It also covers ocean.");
+* a record whose own text is one of our (English) vocabulary texts but whose language code
+  says another language (a quote in English marked ``"language": "ja"``);
+* a phone number in E.164 that no numbering plan has (libphonenumber: "+86" with nine
+  digits, a US area code not in service);
+* a number lookup whose country, calling code, national format or validity is not the
+  number's the call sent;
+* an SMS whose part count does not follow its body's length.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import phonenumbers
+
+from env_server.catalog.models import ToolSpec
+from env_server.simulators.answers import search_term
+from env_server.simulators.naming import PLACE_ENTITIES, snake
+from env_server.simulators.phone_facts import NUMBER_ARGS, number_facts, parse_number, sms_segments
+from env_server.simulators.records import default_facts
+from env_server.simulators.term_weave import TITLE_FIELDS, is_prose
+from env_server.simulators.text_language import LANGUAGE_FIELDS, TEXT_FIELDS
+from env_server.specs.audit_checks import walk_records
+
+Hit = tuple[str, str]
+
+_E164 = re.compile(r"^\+[1-9]\d{6,14}$")
+_SEGMENTS = ("num_segments", "segments", "segment_count", "num_parts")
+_BODIES = ("body", "text", "message", "content")
+# Entity words whose language field is not their text's (a language list, code, a place).
+_OWN_LANGUAGE = frozenset({"language", "languages", "translation", "detection", "locale", "dictionary", "word",
+                           "entry", "edition", "repository", "repo", "snippet", "gist", "code", "run", "query",
+                           "project", "package", "library", "file"}) | PLACE_ENTITIES
+
+
+def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary: frozenset[str]) -> list[Hit]:
+    found = list(woven_name_hits(args, result))
+    entity_words = set(snake(spec.profile.entity or "").split("_"))
+    sent = _sent_texts(args)
+    for path, record in walk_records(result):
+        if not entity_words & _OWN_LANGUAGE:
+            found += language_hits(path, record, args, vocabulary)
+        found += phone_hits(path, record, sent)
+        found += segment_hits(path, record)
+    found += lookup_hits(args, result)
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def _mention_patterns() -> tuple[re.Pattern[str], ...]:
+    frames = default_facts().vocab.get("term_mention").values
+    return tuple(re.compile(r"\.\s+" + re.escape(f).replace(re.escape("{term}"), "(?P<term>.+)") + "$", re.IGNORECASE)
+                 for f in frames)
+
+
+def woven_name_hits(args: Mapping[str, Any], result: Any) -> Iterator[Hit]:
+    """Fields that are not prose about the row but end in a sentence about the search term."""
+    term = search_term(args)
+    if not term:
+        return
+    shown = term.lower()[:60]
+    for path, record in walk_records(result):
+        for key, value in record.items():
+            name = snake(key)
+            if not isinstance(value, str) or is_prose(name) or name in TITLE_FIELDS or shown not in value.lower():
+                continue
+            if any(p.search(value) for p in _mention_patterns()):
+                yield f"{path}.{key}", f"{key}={value[:80]!r} carries a sentence about the search term {term!r}"
+
+
+def language_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any],
+                  vocabulary: frozenset[str]) -> Iterator[Hit]:
+    """A record written in English (its text is ours) whose language code says otherwise."""
+    sent = {snake(k) for k in args}
+    english = next((k for k, v in record.items() if snake(k) in TEXT_FIELDS and isinstance(v, str) and v in vocabulary),
+                   None)
+    if english is None:
+        return
+    for key, value in record.items():
+        if snake(key) in LANGUAGE_FIELDS and snake(key) not in sent and isinstance(value, str) and len(value) == 2 \
+                and value.lower() != "en":
+            yield f"{path}.{key}", f"{key}={value!r} though its {english} is English: {str(record[english])[:60]!r}"
+
+
+def phone_hits(path: str, record: Mapping[str, Any], sent: frozenset[str]) -> Iterator[Hit]:
+    """E.164 numbers the engine drew that no numbering plan has."""
+    for key, value in record.items():
+        if isinstance(value, str) and _E164.match(value) and value not in sent:
+            number = parse_number(value)
+            if number is None or not phonenumbers.is_valid_number(number):
+                yield f"{path}.{key}", f"{key}={value!r} is no valid phone number of any country"
+
+
+def lookup_hits(args: Mapping[str, Any], result: Any) -> Iterator[Hit]:
+    """A lookup of the number sent that describes another number."""
+    snaked = {snake(k): v for k, v in args.items()}
+    asked = next((snaked[k] for k in NUMBER_ARGS if isinstance(snaked.get(k), str)), None)
+    number = parse_number(asked) if isinstance(asked, str) else None
+    if number is None:
+        return
+    facts = number_facts(number)
+    for path, record in walk_records(result):
+        for key, value in record.items():
+            if snake(key) not in snaked and (detail := _lookup_miss(snake(key), value, facts, str(asked))) is not None:
+                yield f"{path}.{key}", f"{key}={value!r} {detail}"
+
+
+def _lookup_miss(name: str, value: Any, facts: Mapping[str, Any], asked: str) -> str | None:
+    """Why a lookup's field is not the fact of the number asked, or None."""
+    region, code = facts["region"], facts["calling_code"]
+    if name in ("country_code", "region_code") and isinstance(value, str) and len(value) == 2 and region \
+            and value.upper() != region:
+        return f"but {asked!r} is a number of {region}"
+    if name in ("calling_country_code", "country_prefix") and str(value) != code:
+        return f"but {asked!r} dials +{code}"
+    if name in ("national_format", "national_format_number") and isinstance(value, str) \
+            and re.sub(r"\D", "", value).lstrip("0") != re.sub(r"\D", "", facts["national"]).lstrip("0"):
+        return f"is not {asked!r} written nationally ({facts['national']!r})"
+    if name in ("valid", "is_valid") and isinstance(value, bool) and value != facts["valid"]:
+        return f"but libphonenumber says {facts['valid']} of {asked!r}"
+    return None
+
+
+def segment_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
+    count = next((k for k in _SEGMENTS if isinstance(record.get(k), int) and not isinstance(record.get(k), bool)), None)
+    body = next((k for k in _BODIES if isinstance(record.get(k), str)), None)
+    if count is not None and body is not None and record[count] != sms_segments(record[body]):
+        yield (f"{path}.{count}", f"{count}={record[count]} for a {len(record[body])}-character {body} "
+               f"(sent as {sms_segments(record[body])})")
+
+
+def _sent_texts(args: Mapping[str, Any]) -> frozenset[str]:
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for sub in value.values():
+                walk(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                walk(sub)
+
+    walk(args)
+    return frozenset(found)

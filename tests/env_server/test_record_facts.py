@@ -1,0 +1,145 @@
+"""A record's fields say what the record is (sweep H): search terms only in prose, a text's
+language is the language it is written in, phone numbers that can exist and lookups of the
+number asked, SMS parts that follow the body."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import phonenumbers
+import pytest
+
+from env_server import ToolEnvironment
+from env_server.catalog import Catalog
+from env_server.config import ServerSettings
+from env_server.simulators.phone_facts import national_pool, sms_segments
+from env_server.simulators.records import default_facts
+from env_server.specs.audit_checks import vocabulary_texts
+from env_server.specs.record_checks import record_hits
+from state import Database
+from tests.env_server.free_play import call, catalog, env, ok, session  # noqa: F401  (fixtures)
+
+_MENTIONS = default_facts().vocab.get("term_mention").values
+
+
+def _mentions(text: str, term: str) -> bool:
+    return any(frame.replace("{term}", term).lower() in text.lower() for frame in _MENTIONS)
+
+
+# -- the search term shows in prose and titles, never in a name or an address ----------------
+
+
+@pytest.mark.parametrize(("tool", "args", "fields"), [
+    ("pexels_search_photos", {"query": "ocean"}, ("photographer",)),
+    ("open_brewery_db_search_breweries", {"query": "astrophotography"}, ("address_1", "name", "city")),
+    ("untappd_search_beers", {"q": "Pliny the Elder"}, ("beer_name", "brewery_name")),
+    ("phone_specs_search_phones", {"query": "galaxy s23"}, ("phone_name", "brand")),
+    ("meetup_search_events", {"query": "python", "lat": 52.52, "lon": 13.405}, ("group_name",)),
+])
+def test_a_search_hit_never_carries_a_sentence_about_the_term_in_a_name_or_address(
+        env: ToolEnvironment, tool: str, args: dict[str, Any], fields: tuple[str, ...]):
+    rows = next(v for v in call(env, tool, **args).values() if isinstance(v, list))
+    term = next(iter(args.values()))
+    for row in rows:
+        for field in fields:
+            assert not _mentions(str(row.get(field, "")), term), (field, row[field])
+
+
+def test_a_search_hit_with_a_description_mentions_the_term_there(env: ToolEnvironment):
+    rows = call(env, "digikey_keyword_search", Keywords="STM32F103")["Products"]
+    assert rows and all("stm32f103" in row["Description"].lower() for row in rows)
+
+
+# -- a record's language is its text's ---------------------------------------------------------
+
+
+def test_quotes_and_posts_in_english_say_english(env: ToolEnvironment):
+    quotes = call(env, "theysaidso_list_private_quotes")["quotes"]
+    assert quotes and {q["language"] for q in quotes} == {"en"}
+    assert call(env, "mastodon_post_status", status="Shipping the new release today")["language"] == "en"
+
+
+def test_a_language_the_call_names_is_echoed_and_a_language_list_keeps_its_languages(env: ToolEnvironment):
+    assert call(env, "theysaidso_add_quote", quote="Un petit pas.", author="Anon", language="fr")["language"] == "fr"
+    languages = call(env, "calendarific_list_languages")["languages"]
+    assert len({lang["code"] for lang in languages}) == len(languages) > 1
+
+
+def test_imported_quotes_in_english_say_english(wtb_catalog: Catalog):
+    env = ToolEnvironment(wtb_catalog, Database(), ServerSettings())
+    env.create_session(tools=["getQuotesByAnime", "getRandomQuote__4"], session_id="q", seed=3)
+    rows = env.call_tool("q", "getQuotesByAnime", {"title": "Naruto"}).result["results"]
+    assert rows and {r["language"] for r in rows} == {"en"}
+    assert env.call_tool("q", "getRandomQuote__4", {}).result["language"] == "en"
+
+
+# -- phone numbers -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("region", ["US", "CN", "GB", "DE", "BR", "IN", "NG", "JM"])
+def test_every_drawn_number_of_a_country_is_valid_there(region: str):
+    pool = national_pool(region)
+    code = phonenumbers.country_code_for_region(region)
+    assert len(pool) >= 8
+    for national in pool:
+        number = phonenumbers.parse(f"+{code}{national}")
+        assert phonenumbers.is_valid_number_for_region(number, region), national
+
+
+def test_stores_and_breweries_list_numbers_that_exist(env: ToolEnvironment):
+    stores = call(env, "bestbuy_find_stores", postal_code="55423")["stores"]
+    breweries = call(env, "open_brewery_db_list_breweries")
+    rows = stores + (breweries if isinstance(breweries, list) else next(iter(breweries.values())))
+    numbers = [r.get("phone") for r in rows if isinstance(r.get("phone"), str) and r["phone"].startswith("+")]
+    assert numbers and all(phonenumbers.is_valid_number(phonenumbers.parse(n)) for n in numbers)
+
+
+def test_a_twilio_lookup_describes_the_number_asked(env: ToolEnvironment):
+    got = call(env, "twilio_lookup_phone_number", phone_number="+4915123456789")
+    assert (got["country_code"], got["calling_country_code"]) == ("DE", "49")
+    assert got["national_format"] == "01512 3456789" and got["valid"] is True and got["validation_errors"] == []
+    assert got["line_type_intelligence"]["type"] == "mobile"
+    assert got["line_type_intelligence"]["carrier_name"] == "T-Mobile"
+
+
+def test_a_vonage_insight_names_the_country_and_prefix_of_the_number(env: ToolEnvironment):
+    got = call(env, "vonage_get_number_insight", number="447400123456")
+    assert (got["country_code"], got["country_name"], got["country_prefix"]) == ("GB", "United Kingdom", "44")
+    assert got["national_format_number"] == "07400 123456" and got["valid_number"] == "valid"
+
+
+def test_an_imported_line_type_check_reads_the_number_sent(wtb_catalog: Catalog):
+    env = ToolEnvironment(wtb_catalog, Database(), ServerSettings())
+    env.create_session(tools=["checkPhoneLineType"], session_id="p", seed=3)
+    got = env.call_tool("p", "checkPhoneLineType", {"phone_number": "+81312345678"}).result
+    assert (got["country_code"], got["country"], got["location"], got["line_type"]) == ("JP", "Japan", "Japan", "landline")
+    assert all(re.sub(r"\D", "", str(v)).endswith("312345678") for k, v in got.items() if "format" in k)
+
+
+def test_an_sms_counts_its_parts_from_its_body(env: ToolEnvironment):
+    short = call(env, "twilio_send_message", To="+14155550100", Body="Table for 2 at 7pm is confirmed.")
+    long = call(env, "twilio_send_message", To="+14155550100", Body="x" * 200)
+    assert (short["num_segments"], long["num_segments"]) == (1, 2)
+    assert (sms_segments("é" * 70), sms_segments("ж" * 71), sms_segments("a" * 306), sms_segments("a" * 307)) == (
+        1, 2, 2, 3)
+
+
+# -- the audit holds the line ------------------------------------------------------------------
+
+
+def test_the_record_audit_names_each_kind_of_break(catalog: Catalog):
+    vocabulary = vocabulary_texts(default_facts().vocab)
+    quote = default_facts().vocab.get("quote").values[0] if "quote" in default_facts().vocab.kinds else next(
+        iter(vocabulary))
+    result = {"photos": [{"photographer": "Gail Whitaker. It also covers ocean.", "description": "Sea"}],
+              "quote": {"quote": quote, "language": "ja"},
+              "store": {"phone": "+86878319513"},
+              "sms": {"body": "Hi", "num_segments": 3}}
+    hits = record_hits(catalog.tools["pexels_search_photos"], {"query": "ocean"}, result, vocabulary)
+    paths = {path for path, _ in hits}
+    assert paths == {"$.photos[0].photographer", "$.quote.language", "$.store.phone", "$.sms.num_segments"}
+    lookup = {"country_code": "MX", "national_format": "+52350012343", "calling_country_code": "52"}
+    hits = record_hits(catalog.tools["twilio_lookup_phone_number"], {"phone_number": "+13125550000"}, lookup,
+                       vocabulary)
+    assert {path for path, _ in hits} == {"$.country_code", "$.national_format", "$.calling_country_code"}
