@@ -142,8 +142,10 @@ _ROLES: dict[str, str] = {
     **dict.fromkeys(("calling_country_code", "country_prefix", "calling_code", "dial_code", "country_calling_code",
                      "dialing_code", "phone_prefix"), "calling_code"),
     **dict.fromkeys(("national_format", "national_format_number", "local_format", "national"), "national"),
-    **dict.fromkeys(("international_format", "international_format_number", "international"), "international"),
-    **dict.fromkeys(("e164", "e164_format", "number_e164"), "e164"),
+    # Lookup APIs write the "international format" as E.164 (numverify, Vonage); spaced only when named so.
+    **dict.fromkeys(("international_format", "international_format_number", "e164", "e164_format", "number_e164"),
+                    "e164"),
+    **dict.fromkeys(("international", "international_spaced", "formatted_international"), "international"),
     **dict.fromkeys(("valid", "is_valid", "valid_number", "is_possible", "possible"), "valid"),
     **dict.fromkeys(("line_type", "number_type", "phone_type", "phone_number_type"), "line"),
     **dict.fromkeys(("carrier", "carrier_name", "network", "network_name", "operator"), "carrier"),

@@ -10,11 +10,15 @@
   digits, a US area code not in service);
 * a number lookup whose country, calling code, national format or validity is not the
   number's the call sent;
-* an SMS whose part count does not follow its body's length.
+* an SMS whose part count does not follow its body's length;
+* a public holiday (a day of the ``holidays`` package's nationwide calendar) that says it is
+  kept only in some counties, that a description calls something else, whose ``fixed``
+  flag is wrong, or whose ``launchYear`` comes after it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 from collections.abc import Iterator, Mapping
@@ -46,9 +50,12 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
     found = list(woven_name_hits(args, result))
     entity_words = set(snake(spec.profile.entity or "").split("_"))
     sent = _sent_texts(args)
+    holiday = "holiday" in entity_words
     for path, record in walk_records(result):
         if not entity_words & _OWN_LANGUAGE:
             found += language_hits(path, record, args, vocabulary)
+        if holiday:
+            found += holiday_hits(path, record, args)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -136,6 +143,47 @@ def segment_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
     if count is not None and body is not None and record[count] != sms_segments(record[body]):
         yield (f"{path}.{count}", f"{count}={record[count]} for a {len(record[body])}-character {body} "
                f"(sent as {sms_segments(record[body])})")
+
+
+def holiday_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any]) -> Iterator[Hit]:
+    """A day on the country's nationwide calendar that its record calls something else."""
+    name = next((record[k] for k in ("name", "holiday_name") if isinstance(record.get(k), str)), None)
+    day = _holiday_day(record)
+    country = _holiday_country(record, args)
+    ref = default_facts().reference
+    if name is None or day is None or country is None or (day, name) not in ref.holidays(country, day.year):
+        return
+    launch = record.get("launchYear", record.get("launch_year"))
+    if isinstance(launch, int) and launch > day.year:
+        yield f"{path}.launchYear", f"{name} of {day.year} launched in {launch}"
+    if record.get("global") is False or record.get("counties"):
+        yield f"{path}.global", f"{name} is a nationwide public holiday, yet kept only in {record.get('counties')}"
+    text = record.get("description")
+    if isinstance(text, str) and name.lower() not in text.lower():
+        yield f"{path}.description", f"the description of {name} is about something else: {text[:60]!r}"
+    fixed = record.get("fixed")
+    if isinstance(fixed, bool):
+        same = any(n == name and (d.month, d.day) == (day.month, day.day) for d, n in ref.holidays(country, day.year + 1))
+        if fixed != same:
+            yield f"{path}.fixed", f"fixed={fixed} but {name} falls on {'the same' if same else 'another'} date next year"
+
+
+def _holiday_day(record: Mapping[str, Any]) -> dt.date | None:
+    value = record.get("date")
+    try:
+        return dt.date.fromisoformat(value[:10]) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _holiday_country(record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+    countries = default_facts().reference.countries
+    for value in (record.get("countryCode"), record.get("country_code"), record.get("country"),
+                  args.get("countryCode"), args.get("country_code"), args.get("country")):
+        found = countries.find(value) if isinstance(value, str) else None
+        if found is not None:
+            return str(found.cca2)
+    return None
 
 
 def _sent_texts(args: Mapping[str, Any]) -> frozenset[str]:

@@ -143,3 +143,31 @@ def test_the_record_audit_names_each_kind_of_break(catalog: Catalog):
     hits = record_hits(catalog.tools["twilio_lookup_phone_number"], {"phone_number": "+13125550000"}, lookup,
                        vocabulary)
     assert {path for path, _ in hits} == {"$.country_code", "$.national_format", "$.calling_country_code"}
+
+
+# -- public holidays ---------------------------------------------------------------------------
+
+
+def test_calendarific_holidays_are_national_days_described_as_themselves(env: ToolEnvironment):
+    days = call(env, "calendarific_get_holidays", country="US", year=2026)["holidays"]
+    assert days and {d["primary_type"] for d in days} == {"National holiday"}
+    assert all(d["type"] == ["National holiday"] and d["locations"] == "All" for d in days)
+    assert all(d["name"] in d["description"] and "the United States" in d["description"] for d in days)
+
+
+def test_nager_holidays_are_nationwide_with_local_names_and_true_fixed_flags(env: ToolEnvironment):
+    days = {d["name"]: d for d in call(env, "nager_date_get_public_holidays", year=2026, countryCode="DE")["holidays"]}
+    new_year, good_friday = days["New Year's Day"], days["Good Friday"]
+    assert (new_year["localName"], new_year["fixed"], good_friday["localName"], good_friday["fixed"]) == (
+        "Neujahr", True, "Karfreitag", False)
+    assert all(d["global"] is True and d["counties"] == [] and d["types"] == ["Public"] for d in days.values())
+    assert all("launchYear" not in d for d in days.values())
+
+
+def test_the_holiday_audit_names_a_county_holiday_a_moved_fixed_day_and_a_workshop(catalog: Catalog):
+    record = {"date": "2026-01-01", "name": "New Year's Day", "countryCode": "DE", "fixed": False, "global": False,
+              "counties": ["DE-BY"], "launchYear": 2027, "description": "A pasta-making workshop."}
+    hits = record_hits(catalog.tools["nager_date_get_public_holidays"], {"year": 2026, "countryCode": "DE"},
+                       {"holidays": [record]}, frozenset())
+    assert {path for path, _ in hits} == {"$.holidays[0].launchYear", "$.holidays[0].global",
+                                          "$.holidays[0].description", "$.holidays[0].fixed"}
