@@ -271,7 +271,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, content_hits(spec, args, result))  # nutrients, Unix times, verses (content_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
-        yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary))  # names, languages, phones
+        yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

@@ -13,7 +13,9 @@
 * an SMS whose part count does not follow its body's length;
 * a public holiday (a day of the ``holidays`` package's nationwide calendar) that says it is
   kept only in some counties, that a description calls something else, whose ``fixed``
-  flag is wrong, or whose ``launchYear`` comes after it.
+  flag is wrong, or whose ``launchYear`` comes after it;
+* a parcel whose carrier is not the one its tracking number's shape names, or whose
+  delivery estimate does not fit its status (delivered next month, in transit for months).
 """
 
 from __future__ import annotations
@@ -29,6 +31,14 @@ import phonenumbers
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.answers import search_term
 from env_server.simulators.naming import PLACE_ENTITIES, snake
+from env_server.simulators.parcel_facts import (
+    CARRIER_FIELDS,
+    ETA_FIELDS,
+    NUMBER_FIELDS,
+    STATUS_FIELDS,
+    carrier_of,
+    eta_days,
+)
 from env_server.simulators.phone_facts import NUMBER_ARGS, number_facts, parse_number, sms_segments
 from env_server.simulators.records import default_facts
 from env_server.simulators.term_weave import TITLE_FIELDS, is_prose
@@ -46,7 +56,8 @@ _OWN_LANGUAGE = frozenset({"language", "languages", "translation", "detection", 
                            "project", "package", "library", "file"}) | PLACE_ENTITIES
 
 
-def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary: frozenset[str]) -> list[Hit]:
+def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary: frozenset[str],
+                today: dt.date | None = None) -> list[Hit]:
     found = list(woven_name_hits(args, result))
     entity_words = set(snake(spec.profile.entity or "").split("_"))
     sent = _sent_texts(args)
@@ -56,6 +67,7 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
             found += language_hits(path, record, args, vocabulary)
         if holiday:
             found += holiday_hits(path, record, args)
+        found += parcel_hits(path, record, args, today)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -148,7 +160,7 @@ def segment_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
 def holiday_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any]) -> Iterator[Hit]:
     """A day on the country's nationwide calendar that its record calls something else."""
     name = next((record[k] for k in ("name", "holiday_name") if isinstance(record.get(k), str)), None)
-    day = _holiday_day(record)
+    day = _iso_day(record)
     country = _holiday_country(record, args)
     ref = default_facts().reference
     if name is None or day is None or country is None or (day, name) not in ref.holidays(country, day.year):
@@ -168,7 +180,37 @@ def holiday_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any]) 
             yield f"{path}.fixed", f"fixed={fixed} but {name} falls on {'the same' if same else 'another'} date next year"
 
 
-def _holiday_day(record: Mapping[str, Any]) -> dt.date | None:
+def parcel_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any], today: dt.date | None) -> Iterator[Hit]:
+    """A parcel's carrier against its number's shape, and its delivery estimate against its status."""
+    sent = {snake(k) for k in args}
+    fields = {snake(k): k for k in record if snake(k) not in sent}
+    yield from _carrier_hits(path, record, fields)
+    if today is not None:
+        yield from _eta_hits(path, record, fields, today)
+
+
+def _carrier_hits(path: str, record: Mapping[str, Any], fields: Mapping[str, str]) -> Iterator[Hit]:
+    number = next((record[fields[k]] for k in NUMBER_FIELDS if k in fields and isinstance(record[fields[k]], str)), None)
+    carrier = next((fields[k] for k in CARRIER_FIELDS if k in fields and isinstance(record[fields[k]], str)), None)
+    found = carrier_of(number) if number else None
+    if found is None or carrier is None:
+        return
+    if re.sub(r"[^a-z0-9]", "", record[carrier].lower()) not in {re.sub(r"[^a-z0-9]", "", f.lower()) for f in found}:
+        yield f"{path}.{carrier}", f"{carrier}={record[carrier]!r} but {number!r} is a {found[1]} number"
+
+
+def _eta_hits(path: str, record: Mapping[str, Any], fields: Mapping[str, str], today: dt.date) -> Iterator[Hit]:
+    status = next((record[fields[k]] for k in STATUS_FIELDS if k in fields and isinstance(record[fields[k]], str)), None)
+    eta_key = next((fields[k] for k in ETA_FIELDS if k in fields), None)
+    span = eta_days(status) if status else None
+    if eta_key is None or span is None:
+        return
+    day = _iso_day({"date": record[eta_key]})
+    if day is not None and not span[0] - 1 <= (day - today).days <= span[1] + 1:
+        yield f"{path}.{eta_key}", f"{eta_key}={record[eta_key]!r} for a parcel that is {status!r} on {today}"
+
+
+def _iso_day(record: Mapping[str, Any]) -> dt.date | None:
     value = record.get("date")
     try:
         return dt.date.fromisoformat(value[:10]) if isinstance(value, str) else None

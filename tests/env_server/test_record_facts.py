@@ -4,6 +4,7 @@ number asked, SMS parts that follow the body."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from env_server import ToolEnvironment
 from env_server.catalog import Catalog
 from env_server.config import ServerSettings
+from env_server.simulators.parcel_facts import carrier_of, eta_days
 from env_server.simulators.phone_facts import national_pool, sms_segments
 from env_server.simulators.records import default_facts
 from env_server.specs.audit_checks import vocabulary_texts
@@ -171,3 +173,36 @@ def test_the_holiday_audit_names_a_county_holiday_a_moved_fixed_day_and_a_worksh
                        {"holidays": [record]}, frozenset())
     assert {path for path, _ in hits} == {"$.holidays[0].launchYear", "$.holidays[0].global",
                                           "$.holidays[0].description", "$.holidays[0].fixed"}
+
+
+# -- parcels -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("number", "slug", "name"), [
+    ("1Z999AA10123456784", "ups", "UPS"), ("9400111899223197428490", "usps", "USPS"),
+    ("123456789012", "fedex", "FedEx"), ("RR123456785GB", "royal-mail", "RoyalMail"),
+    ("EE123456789CN", "china-ems", "ChinaEMS"),
+])
+def test_a_tracking_number_names_its_carrier(number: str, slug: str, name: str):
+    assert carrier_of(number) == (slug, name)
+
+
+def test_tracked_parcels_name_the_carrier_of_their_number_and_a_fitting_delivery_day(env: ToolEnvironment):
+    rows = call(env, "aftership_list_trackings")["trackings"]
+    created = call(env, "aftership_create_tracking", tracking_number="RR123456785GB")
+    assert created["slug"] == "royal-mail"
+    today = env.settings.today
+    for row in rows:
+        assert carrier_of(row["tracking_number"])[0] == row["slug"]
+        low, high = eta_days(row["tag"])
+        assert low <= (dt.date.fromisoformat(row["expected_delivery"]) - today).days <= high
+    trackers = call(env, "easypost_list_trackers")["trackers"]
+    assert all(carrier_of(t["tracking_code"])[1] == t["carrier"] for t in trackers)
+
+
+def test_the_parcel_audit_names_a_wrong_carrier_and_a_delivered_parcel_due_next_month(catalog: Catalog):
+    row = {"tracking_number": "9400120295124783977359", "slug": "china-ems", "tag": "Delivered",
+           "expected_delivery": "2026-02-14"}
+    hits = record_hits(catalog.tools["aftership_list_trackings"], {}, {"trackings": [row]}, frozenset(),
+                       dt.date(2026, 1, 15))
+    assert {path for path, _ in hits} == {"$.trackings[0].slug", "$.trackings[0].expected_delivery"}
