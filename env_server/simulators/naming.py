@@ -78,8 +78,10 @@ _TITLE_BY_ENTITY: tuple[tuple[frozenset[str], str], ...] = tuple(
         ("bird", "bird_species.common_name"),
         ("plant tree flower", "plant_species.common_name"),
         ("animal species taxon", "animal_species.common_name"),
+        ("photo photos image images photograph", "photo_caption"),  # last: an image category is a category
     )
 )
+PHOTO_CAPTION = "photo_caption"
 
 _DESCRIPTION_BY_TITLE = {
     "tv_show_title": "film_synopsis", "film_title": "film_synopsis", "anime_title": "film_synopsis",
@@ -90,7 +92,7 @@ _DESCRIPTION_BY_TITLE = {
     "shop_name": "place_description", "dish_name": "product_description", "drink_name": "product_description",
     "app_name": "repo_description", "issue_title": "note_text", "task_title": "note_text",
     "project_name": "note_text", "document_title": "note_text", "email_subject": "chat_message",
-    "entity_title": "entity_summary",
+    "entity_title": "entity_summary", "photo_caption": "photo_caption",
 }
 
 
@@ -334,6 +336,8 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
     low = snake(field)
+    if hint == "artwork_title" and title_kind(entity) == PHOTO_CAPTION:
+        return PHOTO_CAPTION  # a photograph's title or alt text says what it shows; it is no museum piece
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):

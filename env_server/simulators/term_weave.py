@@ -4,12 +4,14 @@ A real search answers rows that mention what was asked. A freshly drawn row gets
 in the first place a reader sees it, touching its name last: a ``term`` field, its tags,
 its first line of prose about the row (a description, a snippet: a sentence that mentions
 it, ``term_mention``), then its title (a title built around it, ``term_title``; its page
-URL follows, see ``_follow_slug``). Names of people, places, organisations and things, and
+URL follows, see ``_follow_slug``). A photo's caption is retold around the term instead
+(``photo_term_caption``: "Mountain lake at golden hour"). Names of people, places, organisations and things, and
 addresses never gain a sentence: a photographer is not "Gail Whitaker. It also covers ocean."
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from typing import Any
@@ -29,7 +31,7 @@ TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels")
 # Fields whose text is prose about the row (what a snippet is): the only text that gains a
 # sentence about the term. A name, an address, a medium, a joke or a verse is not one.
 PROSE = re.compile(r"(^|_)(description|desc|summary|overview|synopsis|abstract|snippet|excerpt|deck|blurb|teaser|"
-                   r"intro|preview|extract|highlight|highlights|long_description|short_description)$")
+                   r"intro|preview|extract|highlight|highlights|long_description|short_description|alt|alt_description|alt_text)$")
 _PLACED = re.compile(r"(^|_)(address|location|place|venue)(_|$)")  # an address snippet is an address
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
@@ -71,7 +73,7 @@ def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_
     for key, value in row.items():
         if (key not in titles and is_prose(snake(key)) and _free_text(value, props.get(key))
                 and " " in value.strip() and not ISO_RE.match(value) and "://" not in value
-                and fits_schema(woven := _mentioned(value, shown), props[key])):
+                and fits_schema(woven := _captioned(value, shown) or _mentioned(value, shown), props[key])):
             row[key] = woven
             return True
     return False
@@ -106,6 +108,21 @@ def _mentioned(text: str, term: str) -> str:
     return f"{text.rstrip()}{stop} {sentence}"
 
 
+def _captioned(text: str, term: str) -> str | None:
+    """A photo's caption retold around the term ("Mountain lake at golden hour"), or None when
+    ``text`` is no photo caption: a photo is found by what it shows, not by a sentence about it."""
+    if text not in _photo_captions():
+        return None
+    frame = _frame("photo_term_caption", f"{term}|{text}")
+    caption = frame.replace("{term}", term)
+    return caption[:1].upper() + caption[1:]
+
+
+@functools.lru_cache(maxsize=1)
+def _photo_captions() -> frozenset[str]:
+    return frozenset(default_facts().vocab.get("photo_caption").values)
+
+
 def titled_by(term: str, old: str) -> str:
     """A title built around ``term`` (a frame of ``term_title``), chosen by the old title."""
     return _frame("term_title", f"{term}|{old}").replace("{term}", _titled(term))
@@ -123,7 +140,7 @@ def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by
         key = by_snake.get(name)
         if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)):
             value = row[key]
-            woven = titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown)
+            woven = _captioned(value, shown) or (titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown))
             if fits_schema(woven, props[key]):
                 row[key] = woven
                 _follow_slug(row, value, woven)

@@ -15,7 +15,9 @@
   kept only in some counties, that a description calls something else, whose ``fixed``
   flag is wrong, or whose ``launchYear`` comes after it;
 * a parcel whose carrier is not the one its tracking number's shape names, or whose
-  delivery estimate does not fit its status (delivered next month, in transit for months).
+  delivery estimate does not fit its status (delivered next month, in transit for months);
+* a photograph titled, captioned or described as a museum artwork ("Tapestry with Hunting
+  Scene" as a stock photo's alt text).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import phonenumbers
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.answers import search_term
-from env_server.simulators.naming import PLACE_ENTITIES, snake
+from env_server.simulators.naming import PHOTO_CAPTION, PLACE_ENTITIES, snake, title_kind
 from env_server.simulators.parcel_facts import (
     CARRIER_FIELDS,
     ETA_FIELDS,
@@ -62,12 +64,15 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
     entity_words = set(snake(spec.profile.entity or "").split("_"))
     sent = _sent_texts(args)
     holiday = "holiday" in entity_words
+    photo = title_kind(spec.profile.entity or "") == PHOTO_CAPTION
     for path, record in walk_records(result):
         if not entity_words & _OWN_LANGUAGE:
             found += language_hits(path, record, args, vocabulary)
         if holiday:
             found += holiday_hits(path, record, args)
         found += parcel_hits(path, record, args, today)
+        if photo:
+            found += photo_hits(path, record)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -208,6 +213,23 @@ def _eta_hits(path: str, record: Mapping[str, Any], fields: Mapping[str, str], t
     day = _iso_day({"date": record[eta_key]})
     if day is not None and not span[0] - 1 <= (day - today).days <= span[1] + 1:
         yield f"{path}.{eta_key}", f"{eta_key}={record[eta_key]!r} for a parcel that is {status!r} on {today}"
+
+
+_CAPTIONS = ("title", "alt", "alt_description", "alt_text", "description", "caption")
+
+
+def photo_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
+    """A photograph's caption fields that hold a museum artwork's title."""
+    artworks = _artwork_titles()
+    for key in _CAPTIONS:
+        value = record.get(key)
+        if isinstance(value, str) and value in artworks:
+            yield f"{path}.{key}", f"{key}={value!r} is a museum artwork's title, not what a photo shows"
+
+
+@functools.lru_cache(maxsize=1)
+def _artwork_titles() -> frozenset[str]:
+    return frozenset(default_facts().vocab.get("artwork_title").values)
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

@@ -206,3 +206,28 @@ def test_the_parcel_audit_names_a_wrong_carrier_and_a_delivered_parcel_due_next_
     hits = record_hits(catalog.tools["aftership_list_trackings"], {}, {"trackings": [row]}, frozenset(),
                        dt.date(2026, 1, 15))
     assert {path for path, _ in hits} == {"$.trackings[0].slug", "$.trackings[0].expected_delivery"}
+
+
+# -- photographs -------------------------------------------------------------------------------
+
+
+def test_stock_photos_are_captioned_with_what_they_show_not_museum_titles(env: ToolEnvironment):
+    artworks = set(default_facts().vocab.get("artwork_title").values)
+    captions = set(default_facts().vocab.get("photo_caption").values)
+    photos = call(env, "pexels_get_curated_photos")["photos"]
+    assert photos and all(p["alt"] in captions and p["alt"] not in artworks for p in photos)
+    uploaded = call(env, "imgur_upload_image", image="https://example.com/a.jpg")
+    assert uploaded["title"] in captions
+
+
+def test_a_photo_search_retells_captions_around_the_term(env: ToolEnvironment):
+    rows = call(env, "unsplash_search_photos", query="mountain lake")["results"]
+    assert rows and all("lake" in f"{r['description']} {r['alt_description']}".lower() for r in rows)
+    assert any(r["description"].startswith("Mountain lake") for r in rows)
+    assert not any(_mentions(r["description"], "mountain lake") for r in rows)
+
+
+def test_the_photo_audit_names_a_museum_title_on_a_photo(catalog: Catalog):
+    title = default_facts().vocab.get("artwork_title").values[0]
+    hits = record_hits(catalog.tools["pexels_search_photos"], {}, {"photos": [{"alt": title}]}, frozenset())
+    assert [path for path, _ in hits] == ["$.photos[0].alt"]
