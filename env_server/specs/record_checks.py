@@ -17,7 +17,9 @@
 * a parcel whose carrier is not the one its tracking number's shape names, or whose
   delivery estimate does not fit its status (delivered next month, in transit for months);
 * a photograph titled, captioned or described as a museum artwork ("Tapestry with Hunting
-  Scene" as a stock photo's alt text).
+  Scene" as a stock photo's alt text);
+* a show or public event that starts in the small hours of the place it is held in, a
+  meeting outside the waking day, or either lasting more than half a day.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import phonenumbers
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.answers import search_term
+from env_server.simulators.event_hours import END_FIELDS, START_FIELDS, event_kind, local_hour, record_zone
 from env_server.simulators.naming import PHOTO_CAPTION, PLACE_ENTITIES, snake, title_kind
 from env_server.simulators.parcel_facts import (
     CARRIER_FIELDS,
@@ -65,6 +68,7 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
     sent = _sent_texts(args)
     holiday = "holiday" in entity_words
     photo = title_kind(spec.profile.entity or "") == PHOTO_CAPTION
+    event = event_kind(spec.profile.entity or "", spec.category)
     for path, record in walk_records(result):
         if not entity_words & _OWN_LANGUAGE:
             found += language_hits(path, record, args, vocabulary)
@@ -73,6 +77,8 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
         found += parcel_hits(path, record, args, today)
         if photo:
             found += photo_hits(path, record)
+        if event is not None:
+            found += event_hits(path, record, args, event)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -230,6 +236,33 @@ def photo_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
 @functools.lru_cache(maxsize=1)
 def _artwork_titles() -> frozenset[str]:
     return frozenset(default_facts().vocab.get("artwork_title").values)
+
+
+# Local start hours no one holds such an event at, and the longest it lasts (hours).
+_ODD_HOURS = {"evening": (0.0, 9.0), "daytime": (22.0, 30.0)}
+_LONGEST_H = 12
+
+
+def event_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any], kind: str) -> Iterator[Hit]:
+    """An event that starts at an hour it is not held at where it is, or lasts past half a day."""
+    sent = {snake(k): v for k, v in args.items()}
+    fields = {snake(k): k for k in record if snake(k) not in sent}
+    start = next((fields[k] for k in START_FIELDS if k in fields and isinstance(record[fields[k]], str)), None)
+    if start is None:
+        return
+    hour = local_hour(record[start], record_zone(record, sent))
+    lo, hi = _ODD_HOURS[kind]
+    if hour is not None and (lo <= hour < hi or lo <= hour + 24 < hi):
+        yield f"{path}.{start}", f"{start}={record[start]!r} starts at {hour:05.2f} local time"
+    end = next((fields[k] for k in END_FIELDS if k in fields and isinstance(record[fields[k]], str)), None)
+    if end is not None and "T" in record[start] and "T" in record[end]:
+        try:
+            length = dt.datetime.fromisoformat(record[end].replace("Z", "+00:00")) - dt.datetime.fromisoformat(
+                record[start].replace("Z", "+00:00"))
+        except (TypeError, ValueError):
+            return
+        if length > dt.timedelta(hours=_LONGEST_H):
+            yield f"{path}.{end}", f"a {kind} event lasting {length} ({record[start]} to {record[end]})"
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

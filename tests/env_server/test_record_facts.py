@@ -231,3 +231,52 @@ def test_the_photo_audit_names_a_museum_title_on_a_photo(catalog: Catalog):
     title = default_facts().vocab.get("artwork_title").values[0]
     hits = record_hits(catalog.tools["pexels_search_photos"], {}, {"photos": [{"alt": title}]}, frozenset())
     assert [path for path, _ in hits] == ["$.photos[0].alt"]
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+def _local(value: str, zone: str) -> dt.datetime:
+    from zoneinfo import ZoneInfo
+
+    return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(ZoneInfo(zone))
+
+
+def test_shows_in_chicago_start_in_the_chicago_evening_on_the_listed_utc_day(env: ToolEnvironment):
+    shows = call(env, "ticketmaster_search_shows", city="Chicago", start_date="2026-02-01", end_date="2026-02-28")["shows"]
+    assert shows
+    for show in shows:
+        local = _local(show["date"], "America/Chicago")
+        assert 18 <= local.hour <= 21, show["date"]
+        assert "2026-02-01" <= show["date"][:10] <= "2026-02-28"
+
+
+def test_calendar_events_are_held_in_working_hours_of_their_zone_and_end_the_same_day(env: ToolEnvironment):
+    items = call(env, "google_calendar_list_events")["items"]
+    assert items
+    for item in items:
+        start, end = _local(item["start"], item["timeZone"]), _local(item["end"], item["timeZone"])
+        assert 8 <= start.hour <= 17 and dt.timedelta(minutes=30) <= end - start <= dt.timedelta(minutes=90), item
+
+
+def test_a_reminder_fires_before_its_event(env: ToolEnvironment):
+    rows = call(env, "outlook_calendar_list_reminders", startDateTime="2026-01-01T00:00:00Z",
+                endDateTime="2026-03-31T00:00:00Z")["value"]
+    assert rows and all(r["reminderFireTime"] < r["eventStartTime"] for r in rows)
+
+
+def test_an_imported_show_starts_in_the_evening(wtb_catalog: Catalog):
+    env = ToolEnvironment(wtb_catalog, Database(), ServerSettings())
+    env.create_session(tools=["getCityShow"], session_id="e", seed=3)
+    rows = env.call_tool("e", "getCityShow", {"city": "Detroit", "startDate": "2026-02-01",
+                                              "endDate": "2026-02-10"}).result["results"]
+    assert rows and all("18:00" <= r["start_time"] <= "21:30" for r in rows)
+
+
+def test_the_event_audit_names_a_dawn_concert_and_a_three_day_meeting(catalog: Catalog):
+    show = {"show_id": "s1", "city": "Chicago", "date": "2026-02-01T12:00:00Z"}
+    hits = record_hits(catalog.tools["ticketmaster_search_shows"], {}, {"shows": [show]}, frozenset())
+    assert [path for path, _ in hits] == ["$.shows[0].date"]
+    meeting = {"start": "2026-02-01T15:00:00Z", "end": "2026-02-04T16:00:00Z", "timeZone": "Europe/London"}
+    hits = record_hits(catalog.tools["google_calendar_list_events"], {}, {"items": [meeting]}, frozenset())
+    assert [path for path, _ in hits] == ["$.items[0].end"]
