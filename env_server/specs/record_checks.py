@@ -19,7 +19,8 @@
 * a photograph titled, captioned or described as a museum artwork ("Tapestry with Hunting
   Scene" as a stock photo's alt text);
 * a show or public event that starts in the small hours of the place it is held in, a
-  meeting outside the waking day, or either lasting more than half a day.
+  meeting outside the waking day, or either lasting more than half a day;
+* a job whose page URL names another job ("IT trainer" at ``/jobs/brand-designer``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from env_server.simulators.phone_facts import NUMBER_ARGS, number_facts, parse_n
 from env_server.simulators.records import default_facts
 from env_server.simulators.term_weave import TITLE_FIELDS, is_prose
 from env_server.simulators.text_language import LANGUAGE_FIELDS, TEXT_FIELDS
+from env_server.simulators.values import faker_pool, slugify
 from env_server.specs.audit_checks import walk_records
 
 Hit = tuple[str, str]
@@ -79,6 +81,7 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
             found += photo_hits(path, record)
         if event is not None:
             found += event_hits(path, record, args, event)
+        found += job_url_hits(path, record)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -263,6 +266,26 @@ def event_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any], ki
             return
         if length > dt.timedelta(hours=_LONGEST_H):
             yield f"{path}.{end}", f"a {kind} event lasting {length} ({record[start]} to {record[end]})"
+
+
+_SLUG_TAIL = re.compile(r"/([a-z0-9]+(?:-[a-z0-9]+)+)/?$")
+
+
+def job_url_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
+    """A record titled with a job (an occupation) whose page URL's slug is another title's."""
+    title = next((record[k] for k in ("title", "name", "job_title") if isinstance(record.get(k), str)), None)
+    if title is None or title not in _job_titles():
+        return
+    want = slugify(title)
+    for key, value in record.items():
+        tail = _SLUG_TAIL.search(value) if isinstance(value, str) and "://" in value else None
+        if tail is not None and want not in tail.group(1):
+            yield f"{path}.{key}", f"{key}={value!r} names another job than {title!r}"
+
+
+@functools.lru_cache(maxsize=1)
+def _job_titles() -> frozenset[str]:
+    return frozenset(faker_pool("job"))
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

@@ -280,3 +280,22 @@ def test_the_event_audit_names_a_dawn_concert_and_a_three_day_meeting(catalog: C
     meeting = {"start": "2026-02-01T15:00:00Z", "end": "2026-02-04T16:00:00Z", "timeZone": "Europe/London"}
     hits = record_hits(catalog.tools["google_calendar_list_events"], {}, {"items": [meeting]}, frozenset())
     assert [path for path, _ in hits] == ["$.items[0].end"]
+
+
+# -- jobs --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("tool", "args", "rows", "url"), [
+    ("adzuna_search_jobs", {"country": "gb", "what": "data engineer"}, "results", "redirect_url"),
+    ("themuse_list_jobs", {"page": 0}, "results", "landing_page"),
+    ("greenhouse_list_board_jobs", {"board_token": "acme"}, "jobs", "absolute_url"),
+])
+def test_a_job_page_url_names_the_job_it_lists(env: ToolEnvironment, tool: str, args: dict[str, Any], rows: str,
+                                              url: str):
+    from env_server.simulators.values import slugify
+
+    found = call(env, tool, **args)[rows]
+    assert found
+    for row in found:
+        title = row.get("title") or row.get("name")
+        assert row[url].rstrip("/").endswith(slugify(title)), (title, row[url])
