@@ -70,7 +70,8 @@ _TITLE_BY_ENTITY: tuple[tuple[frozenset[str], str], ...] = tuple(
         ("venue arena stadium theater theatre", "venue_name"),
         ("shop store business merchant", "shop_name"),
         ("recipe dish meal food", "dish_name"),
-        ("drink cocktail beer wine coffee", "drink_name"),
+        ("beer beers ale lager brew", "beer_name"),  # before drinks: a beer is not a latte
+        ("drink cocktail wine coffee", "drink_name"),
         ("job position vacancy", "job_posting_title"),
         ("category collection", "category"),
         ("breed dog", "dog_breed"),
@@ -90,6 +91,7 @@ _DESCRIPTION_BY_TITLE = {
     "dataset_name": "dataset_description", "product_name": "product_description",
     "restaurant_name": "place_description", "hotel_name": "place_description", "venue_name": "place_description",
     "shop_name": "place_description", "dish_name": "product_description", "drink_name": "product_description",
+    "beer_name": "beer_description",
     "app_name": "repo_description", "issue_title": "note_text", "task_title": "note_text",
     "project_name": "note_text", "document_title": "note_text", "email_subject": "chat_message",
     "entity_title": "entity_summary", "photo_caption": "photo_caption",

@@ -20,7 +20,8 @@
   Scene" as a stock photo's alt text);
 * a show or public event that starts in the small hours of the place it is held in, a
   meeting outside the waking day, or either lasting more than half a day;
-* a job whose page URL names another job ("IT trainer" at ``/jobs/brand-designer``).
+* a job whose page URL names another job ("IT trainer" at ``/jobs/brand-designer``);
+* a beer named or described as another drink or product ("Cold Brew", "A flowing pleated skirt").
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
         if event is not None:
             found += event_hits(path, record, args, event)
         found += job_url_hits(path, record)
+        if "beer" in entity_words:
+            found += beer_hits(path, record)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -286,6 +289,21 @@ def job_url_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
 @functools.lru_cache(maxsize=1)
 def _job_titles() -> frozenset[str]:
     return frozenset(faker_pool("job"))
+
+
+def beer_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
+    """A beer whose name is a café or bar drink's, or whose description is a product's."""
+    vocab = default_facts().vocab
+    for key, other in (("beer_name", "drink_name"), ("name", "drink_name"), ("beer_description", "product_description"),
+                       ("description", "product_description")):
+        value = record.get(key)
+        if isinstance(value, str) and value in _vocab_set(other) and value not in vocab.get("beer_name").values:
+            yield f"{path}.{key}", f"{key}={value[:60]!r} is a {other.replace('_', ' ')}, not a beer's"
+
+
+@functools.lru_cache(maxsize=8)
+def _vocab_set(kind: str) -> frozenset[str]:
+    return frozenset(default_facts().vocab.get(kind).values)
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

@@ -299,3 +299,24 @@ def test_a_job_page_url_names_the_job_it_lists(env: ToolEnvironment, tool: str, 
     for row in found:
         title = row.get("title") or row.get("name")
         assert row[url].rstrip("/").endswith(slugify(title)), (title, row[url])
+
+
+# -- beers -------------------------------------------------------------------------------------
+
+
+def test_beers_are_named_and_described_as_beers(env: ToolEnvironment):
+    names = set(default_facts().vocab.get("beer_name").values)
+    texts = set(default_facts().vocab.get("beer_description").values)
+    beer = call(env, "untappd_get_beer_info", bid=325)
+    assert beer["beer_name"] in names and beer["beer_description"] in texts
+    brewery = beer["brewery"]["brewery_name"]
+    assert brewery.endswith(("Brewing", "Brewery", "Brewhouse", "Ale House", "Beer Works", "Ales", "Co.", "Company")) or \
+        brewery in set(default_facts().vocab.get("brewery_name").values)
+    rows = call(env, "untappd_list_wishlist_items", username="anthonysellers")["beers"]
+    assert rows and all(r["beer_name"] in names for r in rows)
+
+
+def test_the_beer_audit_names_a_beer_called_cold_brew(catalog: Catalog):
+    drink = default_facts().vocab.get("drink_name").values[2]
+    hits = record_hits(catalog.tools["untappd_get_beer_info"], {}, {"beer_name": drink}, frozenset())
+    assert [path for path, _ in hits] == ["$.beer_name"]
