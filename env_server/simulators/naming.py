@@ -83,6 +83,10 @@ _TITLE_BY_ENTITY: tuple[tuple[frozenset[str], str], ...] = tuple(
     )
 )
 PHOTO_CAPTION = "photo_caption"
+# A broad hint on a record of a narrower kind names that kind: an artwork title on a
+# photograph is its caption, a drink's name (or a product's text) on a beer is a beer's.
+_NARROWED = {("artwork_title", PHOTO_CAPTION): PHOTO_CAPTION, ("drink_name", "beer_name"): "beer_name",
+             ("product_description", "beer_name"): "beer_description"}
 
 _DESCRIPTION_BY_TITLE = {
     "tv_show_title": "film_synopsis", "film_title": "film_synopsis", "anime_title": "film_synopsis",
@@ -338,8 +342,8 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
     low = snake(field)
-    if hint == "artwork_title" and title_kind(entity) == PHOTO_CAPTION:
-        return PHOTO_CAPTION  # a photograph's title or alt text says what it shows; it is no museum piece
+    if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
+        return narrowed  # a photograph's title says what it shows; a beer is no iced tea
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
