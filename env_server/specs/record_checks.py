@@ -21,7 +21,9 @@
 * a show or public event that starts in the small hours of the place it is held in, a
   meeting outside the waking day, or either lasting more than half a day;
 * a job whose page URL names another job ("IT trainer" at ``/jobs/brand-designer``);
-* a beer named or described as another drink or product ("Cold Brew", "A flowing pleated skirt").
+* a beer named or described as another drink or product ("Cold Brew", "A flowing pleated skirt");
+* a shop's prices at dollar magnitudes in a currency worth far less than a dollar (a listing
+  for 42.35 VND), or in a currency the market table does not rate.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import phonenumbers
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.answers import search_term
 from env_server.simulators.event_hours import END_FIELDS, START_FIELDS, event_kind, local_hour, record_zone
+from env_server.simulators.money_facts import COMMERCE, CURRENCY_FIELDS, MONEY
 from env_server.simulators.naming import PHOTO_CAPTION, PLACE_ENTITIES, snake, title_kind
 from env_server.simulators.parcel_facts import (
     CARRIER_FIELDS,
@@ -85,6 +88,8 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
         found += job_url_hits(path, record)
         if "beer" in entity_words:
             found += beer_hits(path, record)
+        if entity_words & COMMERCE:
+            found += money_hits(path, record, args)
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
@@ -304,6 +309,23 @@ def beer_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
 @functools.lru_cache(maxsize=8)
 def _vocab_set(kind: str) -> frozenset[str]:
     return frozenset(default_facts().vocab.get(kind).values)
+
+
+def money_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any]) -> Iterator[Hit]:
+    """Prices drawn in dollars but labelled with a currency worth a small fraction of one."""
+    sent = {snake(k) for k in args}
+    code_key = next((k for k in record if snake(k) in CURRENCY_FIELDS and snake(k) not in sent), None)
+    code = record.get(code_key) if code_key else None
+    if not isinstance(code, str) or code.upper() == "USD" or len(code) != 3:
+        return
+    per = default_facts().market_table.fx_per_usd.get(code.upper())
+    money = [v for k, v in record.items() if isinstance(v, float) and MONEY.search(snake(k)) and snake(k) not in sent]
+    if not money:
+        return
+    if per is None:
+        yield f"{path}.{code_key}", f"prices {money[:3]} in {code}, a currency with no market rate"
+    elif per >= 20 and max(money) / per < 1.0:  # every price under a dollar: dollars mislabelled
+        yield f"{path}.{code_key}", f"prices {money[:3]} in {code} are dollar amounts (1 USD = {per:g} {code})"
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

@@ -320,3 +320,24 @@ def test_the_beer_audit_names_a_beer_called_cold_brew(catalog: Catalog):
     drink = default_facts().vocab.get("drink_name").values[2]
     hits = record_hits(catalog.tools["untappd_get_beer_info"], {}, {"beer_name": drink}, frozenset())
     assert [path for path, _ in hits] == ["$.beer_name"]
+
+
+# -- prices and their currency -----------------------------------------------------------------
+
+
+def test_a_shop_price_is_written_in_its_currency_or_its_currency_is_the_dollar(env: ToolEnvironment):
+    table = default_facts().market_table.fx_per_usd
+    rows = call(env, "woocommerce_list_orders")["orders"] + call(env, "etsy_find_active_listings")["results"]
+    rows += call(env, "mercadolibre_search_items", site_id="MLC")["results"]
+    assert rows
+    for row in rows:
+        code = row.get("currency") or row.get("currency_code") or row.get("currency_id")
+        money = row.get("total") or row.get("price")
+        assert code in table
+        assert money / table[code] > 1.0, row  # at least a dollar's worth, in any currency
+
+
+def test_the_money_audit_names_dollar_prices_labelled_dong(catalog: Catalog):
+    hits = record_hits(catalog.tools["etsy_find_active_listings"], {},
+                       {"results": [{"price": 42.35, "currency_code": "VND"}]}, frozenset())
+    assert [path for path, _ in hits] == ["$.results[0].currency_code"]
