@@ -7,7 +7,8 @@ a VAT rate table (``tax_facts``), a coin's profile (``coin_facts``), a product's
 description (``product_facts``), a bar of a price series (``candles``), the language of a
 record's own text (``text_language``), a phone lookup of the number sent (``phone_facts``), what kind of day a public holiday
 is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
-(``event_hours``), prices in the record's currency (``money_facts``).
+(``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
+follows its name (``foreign_ids``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from env_server.simulators import (
     candles,
     coin_facts,
     event_hours,
+    foreign_ids,
     holiday_facts,
     money_facts,
     nutrition,
@@ -45,7 +47,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 text_language.language_step(entity, props), phone_facts.lookup_step(name, entity, props),
                                 phone_facts.segments_step(props), holiday_facts.holiday_step(entity, props),
                                 parcel_facts.parcel_step(entity, props), event_hours.event_step(entity, props),
-                                money_facts.money_step(entity, props)]
+                                money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -23,7 +23,9 @@
 * a job whose page URL names another job ("IT trainer" at ``/jobs/brand-designer``);
 * a beer named or described as another drink or product ("Cold Brew", "A flowing pleated skirt");
 * a shop's prices at dollar magnitudes in a currency worth far less than a dollar (a listing
-  for 42.35 VND), or in a currency the market table does not rate.
+  for 42.35 VND), or in a currency the market table does not rate;
+* rows of one list that name the same related entity with different ids (three Honda
+  models under three Honda ``Make_ID``s).
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
         found += phone_hits(path, record, sent)
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
+    found += shared_id_hits(spec.profile.entity or "", args, result)
     return found
 
 
@@ -326,6 +329,30 @@ def money_hits(path: str, record: Mapping[str, Any], args: Mapping[str, Any]) ->
         yield f"{path}.{code_key}", f"prices {money[:3]} in {code}, a currency with no market rate"
     elif per >= 20 and max(money) / per < 1.0:  # every price under a dollar: dollars mislabelled
         yield f"{path}.{code_key}", f"prices {money[:3]} in {code} are dollar amounts (1 USD = {per:g} {code})"
+
+
+def shared_id_hits(entity: str, args: Mapping[str, Any], result: Any) -> Iterator[Hit]:
+    """Rows (with ids of their own) that give one related entity's name two ids."""
+    own = set(snake(entity).split("_"))
+    sent = {snake(k) for k in args}
+    for path, record in walk_records(result):
+        for key, rows in record.items():
+            if not isinstance(rows, list) or len(rows) < 2 or not all(isinstance(r, dict) for r in rows):
+                continue
+            fields = {snake(k): k for k in rows[0]}
+            if "id" not in fields and f"{snake(entity)}_id" not in fields:
+                continue
+            for low, id_key in fields.items():
+                stem = low[:-3] if low.endswith("_id") else ""
+                name_key = fields.get(f"{stem}_name")
+                if not stem or name_key is None or set(stem.split("_")) <= own or low in sent:
+                    continue
+                ids: dict[Any, set[str]] = {}
+                for row in rows:
+                    ids.setdefault(row.get(name_key), set()).add(repr(row.get(id_key)))
+                for name, seen in ids.items():
+                    if len(seen) > 1:
+                        yield f"{path}.{key}", f"{name_key}={name!r} has {len(seen)} different {id_key}s"
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

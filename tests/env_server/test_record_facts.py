@@ -341,3 +341,19 @@ def test_the_money_audit_names_dollar_prices_labelled_dong(catalog: Catalog):
     hits = record_hits(catalog.tools["etsy_find_active_listings"], {},
                        {"results": [{"price": 42.35, "currency_code": "VND"}]}, frozenset())
     assert [path for path, _ in hits] == ["$.results[0].currency_code"]
+
+
+# -- related entities keep their ids -----------------------------------------------------------
+
+
+def test_models_of_one_make_share_the_make_id_across_calls(env: ToolEnvironment):
+    first = call(env, "nhtsa_get_models_for_make_year", make="honda")["Results"]
+    again = call(env, "nhtsa_get_models_for_make_year", make="Honda", modelyear=2015)["Results"]
+    assert len({(r["Make_Name"], r["Make_ID"]) for r in first + again}) == 1
+
+
+def test_the_shared_id_audit_names_one_make_with_three_ids(catalog: Catalog):
+    rows = [{"Make_ID": i, "Make_Name": "Honda", "Model_ID": 10 + i, "Model_Name": m} for i, m in enumerate("ABC")]
+    hits = record_hits(catalog.tools["nhtsa_get_models_for_make_year"], {"make": "honda"}, {"Results": rows},
+                       frozenset())
+    assert [path for path, _ in hits] == ["$.Results"]
