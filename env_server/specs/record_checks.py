@@ -25,7 +25,8 @@
 * a shop's prices at dollar magnitudes in a currency worth far less than a dollar (a listing
   for 42.35 VND), or in a currency the market table does not rate;
 * rows of one list that name the same related entity with different ids (three Honda
-  models under three Honda ``Make_ID``s).
+  models under three Honda ``Make_ID``s);
+* a recipe that lists one ingredient twice.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def record_hits(spec: ToolSpec, args: Mapping[str, Any], result: Any, vocabulary
         found += segment_hits(path, record)
     found += lookup_hits(args, result)
     found += shared_id_hits(spec.profile.entity or "", args, result)
+    found += repeated_ingredient_hits(result)
     return found
 
 
@@ -353,6 +355,22 @@ def shared_id_hits(entity: str, args: Mapping[str, Any], result: Any) -> Iterato
                 for name, seen in ids.items():
                     if len(seen) > 1:
                         yield f"{path}.{key}", f"{name_key}={name!r} has {len(seen)} different {id_key}s"
+
+
+_INGREDIENTS = ("ingredient", "ingredient_name", "str_ingredient", "food", "name")
+
+
+def repeated_ingredient_hits(result: Any) -> Iterator[Hit]:
+    """An ingredients list that names one ingredient twice."""
+    for path, record in walk_records(result):
+        for key, items in record.items():
+            if snake(key) not in ("ingredients", "extended_ingredients") or not isinstance(items, list):
+                continue
+            names = [next((i[k] for k in i if snake(k) in _INGREDIENTS and isinstance(i[k], str)), None)
+                     if isinstance(i, dict) else i for i in items]
+            named = [n.lower() for n in names if isinstance(n, str)]
+            if len(set(named)) < len(named):
+                yield f"{path}.{key}", f"lists {sorted(n for n in set(named) if named.count(n) > 1)} more than once"
 
 
 def _iso_day(record: Mapping[str, Any]) -> dt.date | None:

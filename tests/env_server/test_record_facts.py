@@ -357,3 +357,20 @@ def test_the_shared_id_audit_names_one_make_with_three_ids(catalog: Catalog):
     hits = record_hits(catalog.tools["nhtsa_get_models_for_make_year"], {"make": "honda"}, {"Results": rows},
                        frozenset())
     assert [path for path, _ in hits] == ["$.Results"]
+
+
+# -- recipes list each ingredient once ---------------------------------------------------------
+
+
+def test_a_cocktail_lists_each_ingredient_once_and_not_as_itself(catalog: Catalog):
+    env = session(catalog, "thecocktaildb_get_cocktail")
+    for drink_id in ("11007", "11000", "17222"):
+        drink = ok(env, "thecocktaildb_get_cocktail", i=drink_id)
+        names = [part["ingredient"] for part in drink["ingredients"]]
+        assert len(set(names)) == len(names), names
+
+
+def test_the_recipe_audit_names_an_ingredient_listed_twice(catalog: Catalog):
+    record = {"strDrink": "Sea Breeze", "ingredients": [{"ingredient": "Vodka"}, {"ingredient": "vodka"}]}
+    hits = record_hits(catalog.tools["thecocktaildb_get_cocktail"], {"i": "1"}, record, frozenset())
+    assert [path for path, _ in hits] == ["$.ingredients"]
