@@ -338,14 +338,24 @@ def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | No
     return None
 
 
+def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
+    """A kind the record's entity fixes whatever the hint: a holiday's name and date, and a
+    broad hint narrowed to the record (a photograph's title says what it shows; a beer is no
+    iced tea)."""
+    if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
+        return narrowed
+    if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
+        return _HOLIDAY_FIELDS[low]
+    return None
+
+
 def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str]) -> str | None:
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
     low = snake(field)
-    if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
-        return narrowed  # a photograph's title says what it shows; a beer is no iced tea
-    if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
-        return _HOLIDAY_FIELDS[low]
+    fixed = _fixed_kind(low, entity, hint)
+    if fixed is not None:
+        return fixed
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
         return _QUOTE_ROLES[low]
     part = _part_kind(low, entity, parent, hint)

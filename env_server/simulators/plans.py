@@ -349,14 +349,30 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         if tides:
             timeline.alternate_tides(out)
         if unique or not objects:  # a list of tags or names does not repeat itself
-            uniq: list[Any] = []
-            for v in out:
-                if v not in uniq:
-                    uniq.append(v)
-            out = uniq if len(uniq) >= lo else out
+            out = _distinct(out, lo, lambda k: child(gen, k))
         return out
 
     return array
+
+
+_TOP_UP_TRIES = 8
+
+
+def _distinct(out: list[Any], lo: int, draw: Callable[[int], Any]) -> list[Any]:
+    """``out`` without repeats, topped up with fresh draws when that leaves fewer than the
+    ``lo`` items the schema asks for (three ingredients, not "basil" twice); as drawn when no
+    fresh value comes."""
+    uniq: list[Any] = []
+    for v in out:
+        if v not in uniq:
+            uniq.append(v)
+    for k in range(_TOP_UP_TRIES):
+        if len(uniq) >= lo:
+            break
+        v = draw(len(out) + k)
+        if v not in uniq:
+            uniq.append(v)
+    return uniq if len(uniq) >= lo else out
 
 
 def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
