@@ -272,10 +272,10 @@ class RecordScope:
         """The entry the call names ("husky" for the breed's sub-breeds), if any."""
         vocab = self.gen.facts.vocab
         index = vocab.index(kind)
-        # A list item's entry is not named by its record's own values (a cocktail called
-        # "Prosecco" does not make each of its ingredients Prosecco).
-        own = self.gen.record_only if self.in_list else frozenset()
-        values = [v for k, v in self.gen.args.items() if not own or snake(k) not in own]
+        # A list item's entry is not named by its stored record's own values (a cocktail
+        # called "Prosecco" does not make each of its ingredients Prosecco); the call's are.
+        row = self.gen.row_keys if self.in_list else frozenset()
+        values = [v for k, v in self.gen.args.items() if not row or snake(k) not in row]
         for value in values:
             if isinstance(value, str) and value.lower() in index:
                 return index[value.lower()]
