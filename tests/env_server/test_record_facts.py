@@ -374,3 +374,19 @@ def test_the_recipe_audit_names_an_ingredient_listed_twice(catalog: Catalog):
     record = {"strDrink": "Sea Breeze", "ingredients": [{"ingredient": "Vodka"}, {"ingredient": "vodka"}]}
     hits = record_hits(catalog.tools["thecocktaildb_get_cocktail"], {"i": "1"}, record, frozenset())
     assert [path for path, _ in hits] == ["$.ingredients"]
+
+
+# -- ranges named in words ---------------------------------------------------------------------
+
+
+def test_a_budget_minimum_is_at_most_its_maximum_and_a_lowest_price_at_most_the_average(env: ToolEnvironment):
+    from env_server.simulators.numeric import stat_violations
+
+    projects = call(env, "freelancer_search_active_projects")["projects"]
+    events = call(env, "seatgeek_search_events")["events"]
+    assert projects and events
+    assert all(p["budget_minimum"] <= p["budget_maximum"] for p in projects)
+    assert all(e["lowest_price"] <= e["average_price"] for e in events)
+    assert stat_violations({"budget_minimum": 134.85, "budget_maximum": 45.51}) == [
+        "budget_minimum=134.85 is above budget_maximum=45.51"]
+    assert stat_violations({"lowest_price": 207.27, "average_price": 45.03})
