@@ -36,10 +36,7 @@ from env_server.simulators.paging import (
     order_rows,
 )
 from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
-from env_server.simulators.term_weave import PERSONAL as _PERSONAL
-from env_server.simulators.term_weave import PLACE as _PLACE
-from env_server.simulators.term_weave import TAG_FIELDS as _TAG_FIELDS
-from env_server.simulators.term_weave import TITLE_FIELDS as _TITLE_FIELDS
+from env_server.simulators.term_weave import takes_term
 from env_server.simulators.term_weave import weave_term as _weave_term
 
 QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_query", "search_term", "text",
@@ -92,24 +89,22 @@ def row_text(row: Any) -> str:
     return " ".join(parts).lower()
 
 
-def shows_term(row: Any, words: list[str]) -> bool:
+def shows_term(row: Any, words: list[str], props: Mapping[str, Any] | None = None) -> bool:
     """Whether a row shows one of the term's words; a row with no text to show it in (only
-    codes, numbers, places) is not judged."""
-    if not words or isinstance(row, dict) and not carries_text(row):
+    codes, numbers, places, names) is not judged. ``props``: the rows' item schema's
+    properties, when known."""
+    if not words or isinstance(row, dict) and not carries_text(row, props):
         return True
     text = row_text(row)
     return any(w in text for w in words)
 
 
-def carries_text(row: Mapping[str, Any]) -> bool:
-    """A title, name, tags or a line of text of three words or more."""
-    for key, value in row.items():
-        name = snake(key)
-        if (name in _TITLE_FIELDS or name in _TAG_FIELDS) and not _PERSONAL.search(name):
-            return True
-        if isinstance(value, str) and value.count(" ") >= 2 and "://" not in value and not _PLACE.search(name):
-            return True
-    return False
+def carries_text(row: Mapping[str, Any], props: Mapping[str, Any] | None = None) -> bool:
+    """A title, name, free tags or a line of prose about the row of three words or more: a
+    place the term can show in (``term_weave.takes_term``). A row of names, addresses and
+    codes only is not judged."""
+    props = props or {}
+    return any(takes_term(key, value, props.get(key)) for key, value in row.items())
 
 
 def normal(value: Any) -> str:
@@ -259,7 +254,7 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
         if rules or window != (None, None):
             _into_window(row, props, window)
             invariants.enforce(row, args, rules)
-        if words and not shows_term(row, words):
+        if words and not shows_term(row, words, props):
             _weave_term(row, term or "", props)
 
 

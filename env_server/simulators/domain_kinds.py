@@ -40,9 +40,16 @@ def _chars(gen: Generation, alphabet: str, n: int) -> str:
 
 
 def phone_e164(gen: Generation) -> str:
-    """A number in E.164 for the record's country: ``+<calling code><national number>``."""
-    from env_server.simulators.values import KINDS  # values imports this module
+    """A number in E.164 for the record's country: ``+<calling code><national number>``, one
+    that can exist there (``phone_facts``: a Chinese mobile has eleven digits, a US area code
+    is in service)."""
+    from env_server.simulators.geo_kinds import country  # geo_kinds imports values, which imports us
+    from env_server.simulators.phone_facts import valid_e164
+    from env_server.simulators.values import KINDS
 
+    valid = valid_e164(country(gen).cca2, gen.rng)
+    if valid is not None:
+        return valid
     code = "".join(ch for ch in str(KINDS["calling_code"](gen)) if ch.isdigit()) or "1"
     if code.startswith("1"):  # NANP: area code and exchange never start with 0 or 1
         area = f"{gen.rng.randint(2, 9)}{gen.rng.randint(0, 9)}{gen.rng.randint(0, 9)}"
@@ -155,8 +162,16 @@ def matrix_server(gen: Generation) -> str:
     return value if isinstance(value, str) and "." in value else "matrix.org"
 
 
+def phone_national(gen: Generation) -> str:
+    """A number as its country dials it at home ("(312) 555-0172", "030 12345678")."""
+    from env_server.simulators.phone_facts import national_format
+
+    return national_format(phone_e164(gen))
+
+
 DOMAIN_KINDS: dict[str, Callable[[Generation], Any]] = {
     "phone": phone_e164,
+    "phone_national": phone_national,
     "icao24": lambda g: f"{g.rng.getrandbits(24):06x}",
     "airport_icao": lambda g: g.scope.airport().icao,
     "short_code": short_code,
@@ -190,6 +205,7 @@ def _person_handle(gen: Generation) -> str:
 # The shape each kind's values take, as the audit checks it (``specs/format_checks.py``).
 FORMATS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern) for kind, pattern in {
     "phone": r"^\+[1-9]\d{6,14}$",
+    "phone_national": r"^[0-9][0-9 ()\-.]{4,19}$|^\([0-9][0-9 ()\-.]{4,19}$",
     "icao24": r"^[0-9a-f]{6}$",
     "short_url": r"^https?://[a-z0-9.-]+\.[a-z]{2,}/[^/\s]+$",
     "bitlink_id": r"^[a-z0-9.-]+\.[a-z]{2,}/[^/\s]+$",

@@ -142,6 +142,9 @@ class Generation:
         # id and title a read or write names), made on first need: nested items (a release's
         # tracks) do not repeat them.
         self.record_only_from: Callable[[], frozenset[str]] | None = None
+        # Snake-case names of a stored row's own values in ``args`` (not the call's): they
+        # are the record's, and do not name the entries of its lists (``RecordScope``).
+        self.row_keys: frozenset[str] = frozenset()
 
     @property
     def snaked_args(self) -> dict[str, Any]:

@@ -37,14 +37,14 @@ def sent_records(gen: Generation, name: str) -> list[dict[str, Any]] | None:
 
 
 def arrange(out: list[Any], gen: Generation, when: str | None, stepping: bool, tides: bool, scalars: bool,
-            least: int) -> list[Any]:
+            least: int, draw: Callable[[int], Any]) -> list[Any]:
     """Items in their order: found items by time (a series already steps), tides alternating, a
     list of tags or names without repeats, a list of records not one record n times."""
     if when is not None:
         out = timeline.sort_by_time(out, when, gen.now, series=stepping)
     if tides:
         timeline.alternate_tides(out)
-    return distinct(out, least, scalars)
+    return distinct(out, least, scalars, draw)
 
 
 def sampled_enum(items: Mapping[str, Any], unique: bool) -> list[Any] | None:
@@ -97,12 +97,24 @@ def asked_count(gen: Generation, n: int, objects: bool, step: Any, stationed: bo
     return n
 
 
-def distinct(items: list[Any], least: int, scalars: bool) -> list[Any]:
-    """A list of tags or names without repeats, unless that leaves fewer than ``least``; a list
-    of records that says one record n times says it once (a word's one sense is listed once)."""
+# Fresh draws tried to top a list of names up to its schema's minItems once repeats are dropped.
+TOP_UP_TRIES = 8
+
+
+def distinct(items: list[Any], least: int, scalars: bool, draw: Callable[[int], Any]) -> list[Any]:
+    """A list of tags or names without repeats, topped up with fresh draws (item ``len(items) +
+    k``) when that leaves fewer than the ``least`` items the schema asks for (three ingredients,
+    not "basil" twice), as drawn when no fresh value comes; a list of records that says one
+    record n times says it once (a word's one sense is listed once)."""
     if scalars:
         uniq: list[Any] = []
         for v in items:
+            if v not in uniq:
+                uniq.append(v)
+        for k in range(TOP_UP_TRIES):
+            if len(uniq) >= least:
+                break
+            v = draw(len(items) + k)
             if v not in uniq:
                 uniq.append(v)
         return uniq if len(uniq) >= least else items

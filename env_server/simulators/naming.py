@@ -71,7 +71,8 @@ _TITLE_BY_ENTITY: tuple[tuple[frozenset[str], str], ...] = tuple(
         ("venue arena stadium theater theatre", "venue_name"),
         ("shop store business merchant", "shop_name"),
         ("recipe dish meal food", "dish_name"),
-        ("drink cocktail beer wine coffee", "drink_name"),
+        ("beer beers ale lager brew", "beer_name"),  # before drinks: a beer is not a latte
+        ("drink cocktail wine coffee", "drink_name"),
         ("job position vacancy", "job_posting_title"),
         ("category collection", "category"),
         ("breed dog", "dog_breed"),
@@ -79,8 +80,14 @@ _TITLE_BY_ENTITY: tuple[tuple[frozenset[str], str], ...] = tuple(
         ("bird", "bird_species.common_name"),
         ("plant tree flower", "plant_species.common_name"),
         ("animal species taxon", "animal_species.common_name"),
+        ("photo photos image images photograph", "photo_caption"),  # last: an image category is a category
     )
 )
+PHOTO_CAPTION = "photo_caption"
+# A broad hint on a record of a narrower kind names that kind: an artwork title on a
+# photograph is its caption, a drink's name (or a product's text) on a beer is a beer's.
+_NARROWED = {("artwork_title", PHOTO_CAPTION): PHOTO_CAPTION, ("drink_name", "beer_name"): "beer_name",
+             ("product_description", "beer_name"): "beer_description"}
 
 _DESCRIPTION_BY_TITLE = {
     "tv_show_title": "film_synopsis", "film_title": "film_synopsis", "anime_title": "film_synopsis",
@@ -89,9 +96,10 @@ _DESCRIPTION_BY_TITLE = {
     "dataset_name": "dataset_description", "product_name": "product_description",
     "restaurant_name": "place_description", "hotel_name": "place_description", "venue_name": "place_description",
     "shop_name": "place_description", "dish_name": "product_description", "drink_name": "product_description",
+    "beer_name": "beer_description",
     "app_name": "repo_description", "issue_title": "note_text", "task_title": "note_text",
     "project_name": "note_text", "document_title": "note_text", "email_subject": "chat_message",
-    "entity_title": "entity_summary",
+    "entity_title": "entity_summary", "photo_caption": "photo_caption",
 }
 
 
@@ -335,6 +343,17 @@ def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | No
     return None
 
 
+def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
+    """A kind the record's entity fixes whatever the hint: a holiday's name and date, and a
+    broad hint narrowed to the record (a photograph's title says what it shows; a beer is no
+    iced tea)."""
+    if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
+        return narrowed
+    if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
+        return _HOLIDAY_FIELDS[low]
+    return None
+
+
 def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str]) -> str | None:
     """The kind a field is drawn as: its hint, unless generic, else its name's kind."""
     hint = hints.get(field)
@@ -342,8 +361,9 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     county = county_field_kind(low, snake(entity))
     if county is not None:
         return county
-    if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
-        return _HOLIDAY_FIELDS[low]
+    fixed = _fixed_kind(low, entity, hint)
+    if fixed is not None:
+        return fixed
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):
         return _QUOTE_ROLES[low]
     part = _part_kind(low, entity, parent, hint)

@@ -18,7 +18,7 @@ _TITLE_FIELDS = frozenset({"title", "name", "display_name", "displayname", "shor
 _NAME_KINDS = frozenset({"song", "album", "movie", "book", "recipe", "name", "company", "author", "artist", "player",
                          "team", "city", "country", "airport_name", "holiday_name", "entity_title", "instrument_name",
                          "first_name", "last_name", "weather_condition", "observance_name",
-                         "product_listing", "genre_show_title"})
+                         "product_listing", "genre_show_title", "job_title"})
 # Kinds that are not a name: a record "named" by one of these has no title to share.
 _NOT_NAMES = frozenset({"id", "uuid", "code", "slug", "url", "own_url", "image_url", "email", "domain", "ip",
                         "file_name", "title", "tag", "word", "count", "status", "version"})

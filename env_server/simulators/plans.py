@@ -349,7 +349,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         sent = sent_records(gen, name) if objects else None
         if sent is not None:  # the caller's own records (travelers, line items): theirs, in their order
             return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
-        return arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo)
+        return arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo,
+                       lambda k: child(gen, k))
 
     return array
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.simulators.geo_kinds import country_minded, record_country
 from env_server.simulators.market import InstrumentFact, MarketTable, default_table
 from env_server.simulators.metar import station_list
+from env_server.simulators.naming import snake
 from env_server.simulators.reference import (
     AirportFact,
     PlaceFact,
@@ -294,22 +295,39 @@ class RecordScope:
         """The entry the call names ("husky" for the breed's sub-breeds), if any."""
         vocab = self.gen.facts.vocab
         index = vocab.index(kind)
-        for value in self.gen.args.values():
+        # A list item's entry is not named by its stored record's own values (a cocktail
+        # called "Prosecco" does not make each of its ingredients Prosecco); the call's are.
+        row = self.gen.row_keys if self.in_list else frozenset()
+        values = [v for k, v in self.gen.args.items() if not row or snake(k) not in row]
+        for value in values:
             if isinstance(value, str) and value.lower() in index:
                 return index[value.lower()]
-        for value in self.gen.args.values():  # a name a sibling vocabulary knows (a tern in bird_taxon)
+        for value in values:  # a name a sibling vocabulary knows (a tern in bird_taxon)
             kin = vocab.kin_record(kind, value) if isinstance(value, str) and " " in value.strip() else None
             if kin is not None:
                 return kin
         return None
+
+    def _fresh_index(self, kind: str, size: int) -> int:
+        """A random entry of a vocabulary; in a list, one its siblings have not drawn (a
+        recipe names each ingredient once) while the vocabulary has such entries."""
+        index = self.gen.rng.randrange(size)
+        if not self.in_list or self.parent is None:
+            return index
+        used: set[int] = self.parent.values.setdefault(f"drawn:{kind}", set())
+        for _ in range(3):
+            if index not in used or len(used) >= size:
+                break
+            index = self.gen.rng.randrange(size)
+        used.add(index)
+        return index
 
     def vocab_record(self, kind: str) -> dict[str, Any]:
         """One entry of a record-shaped vocabulary, shared by the record's fields."""
 
         def pick() -> dict[str, Any]:
             records = self.gen.facts.vocab.get(kind).records
-            return (self._named_record(kind) or nth_record(self, kind)
-                    or records[self.gen.rng.randrange(len(records))])
+            return self._named_record(kind) or nth_record(self, kind) or records[self._fresh_index(kind, len(records))]
 
         record: dict[str, Any] = self.once(f"record:{kind}", pick, inherit=True)
         return record

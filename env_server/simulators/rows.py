@@ -118,8 +118,8 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
                      current=reports_current(spec), plans=ctx.plans, provider=spec.provider, link=spec.link,
                      home=spec.profile.place, category=spec.category)
-    gen.record_only_from = lambda: (frozenset(snake(k) for k in known if k not in args)
-                                    | own_arg_names(args, spec.profile.id_param))
+    gen.row_keys = frozenset(snake(k) for k in known if k not in args)
+    gen.record_only_from = lambda: gen.row_keys | own_arg_names(args, spec.profile.id_param)
     base = gen.fill(schema)
     if not isinstance(base, dict):
         return base

@@ -2,12 +2,16 @@
 
 A real search answers rows that mention what was asked. A freshly drawn row gets the term
 in the first place a reader sees it, touching its name last: a ``term`` field, its tags,
-its first line of text (a sentence that mentions it, ``term_mention``), then its title (a
-title built around it, ``term_title``; its page URL follows, see ``_follow_slug``).
+its first line of prose about the row (a description, a snippet: a sentence that mentions
+it, ``term_mention``), then its title (a title built around it, ``term_title``; its page
+URL follows, see ``_follow_slug``). A photo's caption is retold around the term instead
+(``photo_term_caption``: "Mountain lake at golden hour"). Names of people, places, organisations and things, and
+addresses never gain a sentence: a photographer is not "Gail Whitaker. It also covers ocean."
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from typing import Any
@@ -25,14 +29,18 @@ NAME_FIELDS = ("title", "name", "headline", "display_name", "full_name", "label"
 # (Not genres: a search for "road trip" does not make it a show's genre.)
 TAG_FIELDS = ("tags", "keywords", "topics", "categories", "subjects", "labels")
 # Fields that hold a name or a label of their own (a genre, a network, an artist credit, a
-# publisher), not prose a term can open ("Sunset: a walk along the harbour…").
+# publisher): never retitled around a term (``_own_name``).
 NAMED = re.compile(r"(^|_)(genres?|network|channel|artist|credit|sort|company|publisher|label|studio|brand|director|"
                    r"producer|format|kind|type|category|status|venue|"
                    r"station|team|league|manufacturer)(_|$)")
-# A place's own names and address: "Lyon" does not gain "It also covers …", and a row whose
-# only text is its address has no text a term shows in (``answers.carries_text``).
+# A place's own names and address ("Lyon", a street): not the row's own name either.
 PLACE = re.compile(r"(^|_)(locality|region|country|city|county|state|province|district|suburb|neighbou?rhood|"
                    r"street|address|postcode|postal|zip|place)(_|$)")
+# Fields whose text is prose about the row (what a snippet is): the only text that gains a
+# sentence about the term. A name, an address, a medium, a joke or a verse is not one.
+PROSE = re.compile(r"(^|_)(description|desc|summary|overview|synopsis|abstract|snippet|excerpt|deck|blurb|teaser|"
+                   r"intro|preview|extract|highlight|highlights|long_description|short_description|alt|alt_description|alt_text)$")
+_PLACED = re.compile(r"(^|_)(address|location|place|venue)(_|$)")  # an address snippet is an address
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
 
@@ -66,17 +74,37 @@ def _weave_into_tags(row: dict[str, Any], shown: str, props: dict[str, Any], by_
 
 
 def _weave_into_text(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
-    """The row's first line of text that is not its name nor a name of something else: it
-    gains a sentence that mentions the term, as a snippet would ("It also covers …")."""
-    titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake} | {k for k in row if _own_name(snake(k))}
+    """The row's first line of prose about it (a description, a snippet; not a name, an
+    address or the row's content itself): it gains a sentence that mentions the term, as a
+    snippet would ("It also covers …")."""
+    titles = {by_snake[n] for n in NAME_FIELDS if n in by_snake}
     for key, value in row.items():
-        if (key not in titles and _free_text(value, props.get(key)) and " " in value.strip() and _latin(value)
-                and not NAMED.search(snake(key)) and not PLACE.search(snake(key)) and not PERSONAL.search(snake(key))
-                and not ISO_RE.match(value) and "://" not in value
-                and fits_schema(woven := _mentioned(value, shown), props[key])):
+        if (key not in titles and is_prose(snake(key)) and _free_text(value, props.get(key))
+                and " " in value.strip() and not ISO_RE.match(value) and "://" not in value
+                and fits_schema(woven := _captioned(value, shown) or _mentioned(value, shown), props[key])):
             row[key] = woven
             return True
     return False
+
+
+def takes_term(key: str, value: Any, schema: Any = None) -> bool:
+    """Whether a row's field is one the term can be woven into (a title or name field, tags
+    that are free words, a line of prose about the row): a row with none is not asked to
+    show the term. ``schema`` is the field's, when known (tags of a closed list take none)."""
+    name = snake(key)
+    if PERSONAL.search(name):
+        return False
+    if name in TAG_FIELDS:
+        items = schema.get("items") if isinstance(schema, dict) else None
+        return not (isinstance(items, dict) and "enum" in items)
+    if name in TITLE_FIELDS or name == "term":
+        return True
+    return isinstance(value, str) and is_prose(name) and value.count(" ") >= 2
+
+
+def is_prose(name: str) -> bool:
+    """Whether a snake_case field name holds prose about its row (not an address snippet)."""
+    return PROSE.search(name) is not None and _PLACED.search(name) is None
 
 
 def _mentioned(text: str, term: str) -> str:
@@ -86,6 +114,21 @@ def _mentioned(text: str, term: str) -> str:
     sentence = sentence[:1].upper() + sentence[1:]
     stop = "" if text.rstrip().endswith((".", "!", "?", "…")) else "."
     return f"{text.rstrip()}{stop} {sentence}"
+
+
+def _captioned(text: str, term: str) -> str | None:
+    """A photo's caption retold around the term ("Mountain lake at golden hour"), or None when
+    ``text`` is no photo caption: a photo is found by what it shows, not by a sentence about it."""
+    if text not in _photo_captions():
+        return None
+    frame = _frame("photo_term_caption", f"{term}|{text}")
+    caption = frame.replace("{term}", term)
+    return caption[:1].upper() + caption[1:]
+
+
+@functools.lru_cache(maxsize=1)
+def _photo_captions() -> frozenset[str]:
+    return frozenset(default_facts().vocab.get("photo_caption").values)
 
 
 def titled_by(term: str, old: str) -> str:
@@ -106,7 +149,7 @@ def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by
         key = by_snake.get(name)
         if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)) and _latin(row[key]):
             value = row[key]
-            woven = titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown)
+            woven = _captioned(value, shown) or (titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown))
             if fits_schema(woven, props[key]):
                 row[key] = woven
                 _follow_slug(row, value, woven)

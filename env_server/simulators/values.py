@@ -136,6 +136,26 @@ def chosen(options: tuple[Any, ...]) -> Callable[[Generation], Any]:
     return lambda gen: gen.rng.choice(options)
 
 
+def distinct(options: tuple[Any, ...], kind: str) -> Callable[[Generation], Any]:
+    """Like ``chosen``, but the items of one list do not repeat a value while others remain
+    (a recipe lists an ingredient once)."""
+
+    def draw(gen: Generation) -> Any:
+        value = gen.rng.choice(options)
+        scope = gen.scope
+        if not scope.in_list or scope.parent is None:
+            return value
+        used: set[Any] = scope.parent.values.setdefault(f"drawn:{kind}", set())
+        for _ in range(3):
+            if value not in used or len(used) >= len(options):
+                break
+            value = gen.rng.choice(options)
+        used.add(value)
+        return value
+
+    return draw
+
+
 def between(lo: float, hi: float, ndigits: int | None = None) -> Callable[[Generation], float | int]:
     if ndigits is None:
         return lambda gen: gen.rng.randint(int(lo), int(hi))
@@ -309,7 +329,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "song": lambda g: draw_kind("song_title", g),
     "movie": lambda g: draw_kind("film_title", g),
     "book": lambda g: draw_kind("book_title", g),
-    "ingredient": chosen(INGREDIENTS),
+    "ingredient": distinct(INGREDIENTS, "ingredient"),
     "cuisine": chosen(("Italian", "Mexican", "Japanese", "Indian", "Thai", "French", "Greek", "Lebanese",
                        "Korean", "Vietnamese", "Spanish", "Turkish", "Ethiopian", "Peruvian")),
     "color": pooled("color_name"),

@@ -67,6 +67,7 @@ from env_server.specs.headline_checks import headline_hits
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.media_checks import media_hits
 from env_server.specs.provider_checks import provider_hits
+from env_server.specs.record_checks import record_hits
 from env_server.specs.samples import sample_arguments
 from env_server.specs.time_checks import time_hits
 from env_server.specs.world_checks import world_hits
@@ -274,6 +275,7 @@ class _Auditor:
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
         yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
+        yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

@@ -66,7 +66,7 @@ def question_hits(spec: ToolSpec, args: dict[str, Any], result: Any) -> list[Hit
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             continue
-        if words and not shows_term(row, words):
+        if words and not shows_term(row, words, _item_props(spec)):
             hits.append((f"{coll}[{i}]", f"the row does not show the search term {term!r}"))
         if (lo is not None or hi is not None) and not fits_question(row, {k: v for k, v in args.items()
                                                                           if snake(k) not in QUERY_ARGS}):
