@@ -34,6 +34,8 @@ _NORTH_AMERICA = ("K", "C", "P", "T")  # ICAO prefixes that report the altimeter
 
 def station_list(gen: Generation) -> tuple[AirportFact, ...]:
     """The airports a call's station list names (ICAO or IATA codes, a list or "KJFK,EGLL")."""
+    if gen.snaked_args.keys().isdisjoint(STATION_LIST_ARGS):  # most calls: asked every record, so cheap
+        return ()
     scope = gen.scope
     while scope.parent is not None:  # once per call: kept in its outermost scope
         scope = scope.parent

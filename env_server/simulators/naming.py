@@ -22,6 +22,8 @@ from env_server.simulators.us_zips import county_field_kind
 _TAXON_RANKS = frozenset({"kingdom", "phylum", "order", "family", "genus"})
 _LIVING = frozenset({"species", "specie", "taxon", "fruit", "fruits", "plant", "animal", "bird", "organism",
                      "occurrence", "tree", "flower", "insect", "fish", "mammal", "creature"})
+_AIRLINE_WORDS = frozenset({"airline", "airlines", "carrier", "carriers", "operator"})
+_AIRLINE_CODES = frozenset({"icao", "icao_code", "iata", "iata_code"})
 _TRIP_ENTITIES = frozenset({"flight", "offer", "booking", "fare", "trip", "ticket", "itinerary", "route", "leg",
                             "segment", "journey"})
 
@@ -300,6 +302,8 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
     county = county_field_kind(low, snake(entity))
     if county is not None:
         return county
+    if low in _AIRLINE_CODES and set(snake(entity).split("_")) & _AIRLINE_WORDS:
+        return "code"  # an airline's ICAO designator ("KLM"), not an airport's
     for pattern, kind in _RULES:
         if pattern.search(low):
             return kind

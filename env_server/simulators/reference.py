@@ -81,6 +81,9 @@ def _lon_gap(a: float, b: float) -> float:
     return min(gap, 360.0 - gap)
 
 
+NEAR_KEPT = 4096  # places_near answers kept per reference
+
+
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     r1, r2 = math.radians(lat1), math.radians(lat2)
     dphi, dlmb = r2 - r1, math.radians(lon2 - lon1)
@@ -246,7 +249,19 @@ class ReferenceData:
         return index.get(country_code.upper(), ())
 
     def places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
-        """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first."""
+        """Cities within ``radius_km`` of ``center`` (the center itself first), nearest first.
+        Kept per (center, radius) for the reference's life (a list of places asks once per
+        row); up to ``NEAR_KEPT`` questions, asked afresh beyond them."""
+        memo: dict[tuple[PlaceFact, float], list[tuple[PlaceFact, float]]] = self.__dict__.setdefault("_near", {})
+        key = (center, radius_km)
+        found = memo.get(key)
+        if found is None:
+            found = self._places_near(center, radius_km)
+            if len(memo) < NEAR_KEPT:
+                memo[key] = found
+        return list(found)
+
+    def _places_near(self, center: PlaceFact, radius_km: float) -> list[tuple[PlaceFact, float]]:
         lat_span = radius_km / 111.0 + 0.01
         lats, order = self._latitude_index
         band = order[bisect.bisect_left(lats, center.latitude - lat_span):bisect.bisect_right(lats, center.latitude + lat_span)]
