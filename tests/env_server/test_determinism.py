@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from env_server.catalog import load_catalog
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
@@ -40,6 +42,8 @@ def test_two_runs_in_one_process_give_identical_logs():
     assert first["log"][1]["error_kind"] == "not_found"
 
 
+# Under the slow mark (CI runs it too): a second interpreter loads both catalogs (~10-25 s); the in-process twin below stays in the default run.
+@pytest.mark.slow
 def test_a_separate_process_gives_identical_logs():
     code = (
         "import json, sys; sys.path.insert(0, sys.argv[1]);"

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import anyio
 import httpx
+import pytest
 from mcp import Client, StdioServerParameters
 from typer.testing import CliRunner
 
@@ -70,6 +71,8 @@ def _assert_one_line_naming(proc: subprocess.Popen[str], path: Path) -> None:
     assert str(path) in lines[0] and "--db" in lines[0] and "another process" in lines[0]
 
 
+# Under the slow mark (CI runs it too): four server processes start here (~15-35 s).
+@pytest.mark.slow
 def test_default_stdio_servers_run_beside_an_http_server_and_a_second_server_on_its_file_exits_in_one_line(tmp_path):
     data_home = tmp_path / "data"
     environ = _environ(data_home)
