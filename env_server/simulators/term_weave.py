@@ -16,9 +16,9 @@ import re
 import zlib
 from typing import Any
 
+from env_server.simulators.echoes import fits_schema
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import ISO_RE
-from env_server.simulators.plans import fits_schema
 from env_server.simulators.records import default_facts
 from env_server.simulators.values import slugify
 
