@@ -8,8 +8,9 @@ One call passes through one value engine, in layers:
 * ``stateful``   the session's world: searches remember rows (``rows``), reads return them,
                  writes change them (``writes``), user-owned collections start seeded;
 * ``generate``   one call's generation state; ``plans`` compiles each output schema once to
-                 closures, one ``RecordScope`` per object (``records``), invariants per record;
-* ``naming``     field name + entity -> value kind; ``values`` draws a kind;
+                 closures, one ``RecordScope`` per object (``records``), invariants per record,
+                 its scalar leaves by ``leaf_plans``; ``echoes`` which arguments an answer repeats;
+* ``naming``     field name + entity -> value kind; ``values`` draws a kind (built of ``draws``);
 * ``reference``  facts from data packages (places, airports, currencies, VINs, holidays);
   ``market``     one session's FX rates and prices; ``vocab`` our own words, as data;
 * ``invariants`` the rules binding a record's fields, enforced here and checked by the

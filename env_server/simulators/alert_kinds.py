@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.draws import slugify
 from env_server.simulators.naming import snake
 from env_server.simulators.records import climate_temperature_c
-from env_server.simulators.values import slugify
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation

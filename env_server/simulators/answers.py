@@ -23,6 +23,7 @@ from typing import Any
 from env_server.catalog.models import ToolSpec
 from env_server.simulators import invariants, timeline
 from env_server.simulators.arg_fields import field_for_arg, is_name_filter, named_like, shows_name
+from env_server.simulators.echoes import LONG_ECHO_CHARS, fits_schema
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import (
     DIRECTION_ARGS,
@@ -35,7 +36,7 @@ from env_server.simulators.paging import (
     answer_pages,
     order_rows,
 )
-from env_server.simulators.plans import LONG_ECHO_CHARS, fits_schema, singular
+from env_server.simulators.plans import singular
 from env_server.simulators.term_weave import takes_term
 from env_server.simulators.term_weave import weave_term as _weave_term
 

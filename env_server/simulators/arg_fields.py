@@ -15,7 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from env_server.simulators.plans import fits_schema, singular
+from env_server.simulators.echoes import fits_schema
+from env_server.simulators.plans import singular
 
 # The last word of a filter argument that names an attribute every row carries: the
 # argument filters the row field of that word (``nobel_prize_category`` -> ``category``,

@@ -14,8 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from env_server.simulators.echoes import fits_schema
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema
 
 # (output field, input parameter, what the field shows when the parameter is not sent,
 # the part of a sent object input the field shows: ``displayName`` of ``location``, or "")

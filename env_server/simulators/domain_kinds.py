@@ -18,6 +18,8 @@ import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.draws import faker_pool
+
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
 
@@ -142,8 +144,6 @@ def did_plc(gen: Generation) -> str:
 
 
 def bsky_handle(gen: Generation) -> str:
-    from env_server.simulators.values import faker_pool
-
     return f"{gen.rng.choice(faker_pool('user_name')).replace('_', '-')}.bsky.social"
 
 
@@ -197,8 +197,6 @@ DOMAIN_KINDS: dict[str, Callable[[Generation], Any]] = {
 
 
 def _person_handle(gen: Generation) -> str:
-    from env_server.simulators.values import faker_pool
-
     return str(gen.rng.choice(faker_pool("user_name"))).lower()
 
 

@@ -18,13 +18,15 @@ from typing import Any
 
 from env_server.simulators import timeline
 from env_server.simulators.countries import CountryFact
+from env_server.simulators.echoes import DATE_RE
 from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
+from env_server.simulators.leaf_plans import id_prefix
 from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.market import InstrumentFact, SessionMarket
 from env_server.simulators.naming import PLACE_ENTITIES, snake
 from env_server.simulators.place_query import search_places
-from env_server.simulators.plans import DATE_RE, PlanCache, id_prefix, plan_for
+from env_server.simulators.plans import PlanCache, plan_for
 from env_server.simulators.records import (
     AIRPORT_ARGS,
     BASE_ARGS,

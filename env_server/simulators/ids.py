@@ -11,7 +11,7 @@ import hashlib
 import re
 from typing import Any
 
-from env_server.simulators.plans import fits_schema
+from env_server.simulators.echoes import fits_schema
 
 _DIGITS = re.compile(r"\\d|\[0-9\]")
 _HEX = re.compile(r"a-f|A-F")

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.simulators.echoes import fits_schema
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema, singular
+from env_server.simulators.plans import singular
 from env_server.simulators.rows import CONTROL_PARAMS, QUERY_KEY, STATE_KEY, StateHandle, properties_of, scalars
 from state.world import RowState, World
 

@@ -16,6 +16,7 @@ import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.draws import faker_pool
 from env_server.simulators.naming import snake
 
 if TYPE_CHECKING:
@@ -239,7 +240,6 @@ def track_position(gen: Generation) -> int:
 
 def another_person(gen: Generation) -> str:
     """A person of the record who is not the one it names (drawn apart from the record's ``name``)."""
-    from env_server.simulators.values import faker_pool  # values imports this module
 
     own = gen.scope.values.get("person")
     names = faker_pool("name")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from env_server.simulators import plans
+from env_server.simulators import echoes
 from env_server.simulators.naming import snake
 
 LIMIT_ARGS = ("limit", "per_page", "page_size", "max_results", "size", "count", "rows", "top", "first", "max_rows",
@@ -262,5 +262,5 @@ def _put_total(out: dict[str, Any], props: Mapping[str, Any], ints: dict[str, st
 
 def _put(out: dict[str, Any], key: str, value: int, props: Mapping[str, Any]) -> None:
     sub = props.get(key)
-    if isinstance(sub, dict) and plans.fits_schema(value, sub):
+    if isinstance(sub, dict) and echoes.fits_schema(value, sub):
         out[key] = value

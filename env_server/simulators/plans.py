@@ -5,12 +5,14 @@ and the profile hints (type, enum, format, value kind, length limits, which chil
 with a series index) is taken once per schema node; the closures draw from the call's
 ``Generation`` in the order the decisions imply. Objects open a ``RecordScope`` and
 enforce the record's invariants; arrays echo the caller's own records where given.
+
+This module walks the schema (objects, arrays, echoes of arguments) and resolves each
+scalar's kind; ``leaf_plans`` compiles the scalar leaves and ``echoes`` decides which of the
+caller's values may be repeated.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -18,11 +20,17 @@ from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, paging, record_steps, timeline
 from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.content_kinds import content_kind
+from env_server.simulators.echoes import LONG_ECHO_CHARS, MISSING, echo_record, fits_schema
 from env_server.simulators.epoch_kinds import epoch_node
 from env_server.simulators.fx import fx_kind, sizes_list
-from env_server.simulators.geo_kinds import BOOLEAN_KINDS
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
-from env_server.simulators.journey_kinds import JOURNEY_MOMENTS
+from env_server.simulators.leaf_plans import (
+    FACT_DATES,
+    compile_boolean,
+    compile_enum,
+    compile_number,
+    compile_string,
+)
 from env_server.simulators.list_shapes import (
     arrange,
     asked_count,
@@ -38,11 +46,9 @@ from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.metar import STATION_FIELDS
 from env_server.simulators.naming import resolve_kind
-from env_server.simulators.own_title import names_the_record
 from env_server.simulators.pack_sizes import text_kind
 from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
-from env_server.simulators.uv_kinds import UV_MOMENTS
 from env_server.simulators.values import KINDS, draw_kind, snake
 from env_server.simulators.whole_lists import mark_whole, whole_count, whole_kinds
 
@@ -50,30 +56,8 @@ if TYPE_CHECKING:
     from env_server.catalog import Catalog
     from env_server.simulators.generate import Generation
 
-DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-# Echoes accept a local time without an offset ("2026-03-20T09:00:00"), as calendars send it.
-_DATETIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$")
-LIVE_STATUSES = frozenset(
-    {"active", "onsale", "on_sale", "open", "available", "confirmed", "ok", "success", "published", "scheduled",
-     "live", "in_stock", "operational", "enabled", "completed", "approved"}
-)
-_FACT_DATES = frozenset(
-    {"air_date", "holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"}
-    | UV_MOMENTS | JOURNEY_MOMENTS
-)
-_AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
-
 _COORDINATES = frozenset({"lat", "latitude", "lng", "lon", "long", "longitude"})
 _LOCATED = POINT_ENTITIES | {"postcode", "address", "postal"}
-# A string argument longer than this is echoed only into the call's own record, not into
-# each listed item or nested record: a filter repeated in every search hit turned a 4 MB
-# argument into a 40 MB answer. Short values (a city, a status) repeat as a real API's do.
-LONG_ECHO_CHARS = 256
-
-
-def short_values(args: Mapping[str, Any]) -> dict[str, Any]:
-    """``args`` without long strings: the context rows are rendered in, once per row."""
-    return {k: v for k, v in args.items() if not isinstance(v, str) or len(v) <= LONG_ECHO_CHARS}
 
 # A compiled schema node: (generation, series index or None) -> value.
 Node = Callable[["Generation", "int | None"], Any]
@@ -150,13 +134,13 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if clock is not None:
         return clock
     if isinstance(enum, list) and enum:
-        return _compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
+        return compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
     if typ == "object":
         return _compile_object(plans, schema, name, entity, hints)
     if typ == "array":
         return _compile_array(plans, schema, name, entity, hints)
     if typ == "boolean":
-        return _compile_boolean(name, resolve_kind(name, entity, parent, hints))
+        return compile_boolean(name, resolve_kind(name, entity, parent, hints))
     if typ == "null":
         return lambda gen, index: None
     kind = timeline.moment_kind(name, text_kind(name, _scalar_kind(name, parent, entity, typ, hints), typ),
@@ -166,14 +150,14 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if typ == "integer" and (epoch := epoch_node(name, kind, schema, parent)) is not None:
         return epoch  # a moment as Unix time (epoch_kinds)
     if typ in ("integer", "number"):
-        return _compile_number(schema, typ, kind)
-    return _compile_string(schema, name, parent, entity, kind)
+        return compile_number(schema, typ, kind)
+    return compile_string(schema, name, parent, entity, kind)
 
 
 def _clock_node(schema: dict[str, Any], name: str, parent: str, typ: str, hints: Mapping[str, str]) -> Node | None:
     """An offset, a DST flag, a local time, a sunrise: follows the record's place and the clock.
     A hint naming a moment of the record (OpenUV's sunrise on the day asked) beats the name's."""
-    if typ in ("object", "array") or hints.get(name) in _FACT_DATES:
+    if typ in ("object", "array") or hints.get(name) in FACT_DATES:
         return None
     clock = clock_kind(name, parent, typ, schema, hints.get(name))
     if clock is None:
@@ -192,75 +176,6 @@ def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[s
             or marine_kind(name, entity, parent, hint) or figure_kind(name, entity, hint)
             or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
             or resolve_kind(name, entity, parent, hints))
-
-
-def _compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str | None = None) -> Node:
-    if hints.get(name) in KINDS or geo is not None or "." in hints.get(name, ""):
-        # A hinted kind narrows an enum: the record's own value when the enum holds it (a
-        # record vocabulary's field too: a service's code agrees with its name).
-        chosen = geo or hints[name]
-        narrowed = KINDS.get(chosen) or (lambda gen: draw_kind(chosen, gen))
-        cased = {e.lower(): e for e in enum if isinstance(e, str)}  # "Animalia" is the enum's "ANIMALIA"
-        return lambda gen, index: v if (v := narrowed(gen)) in enum else cased.get(
-            str(v).lower()) or gen.rng.choice(enum)
-    # Most things a search finds are live; an occasional odd status stays possible.
-    live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
-    if live:
-        return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
-    return lambda gen, index: gen.rng.choice(enum)
-
-
-def _compile_boolean(name: str, kind: str | None = None) -> Node:
-    if kind in BOOLEAN_KINDS:  # a fact of the record ("is_dst" of its time zone)
-        draw = KINDS[kind]
-        return lambda gen, index: bool(draw(gen))
-    if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
-        return lambda gen, index: True
-    return lambda gen, index: gen.rng.random() < 0.5
-
-
-def _compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:
-    """A number of its kind, kept within the schema's bounds (a kind's own value keeps its
-    precision; a fallback draw is rounded to cents)."""
-    lo = schema.get("minimum", schema.get("exclusiveMinimum"))
-    hi = schema.get("maximum", schema.get("exclusiveMaximum"))
-    ex_lo, ex_hi = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
-    draw = KINDS.get(kind) if kind is not None else None
-    if draw is None and kind is not None and "." in kind:  # a record vocabulary's number: vision_model.classes
-        draw = lambda gen: draw_kind(kind, gen)
-    integer = typ == "integer"
-    a = lo if lo is not None else (0 if integer else 0.0)
-    b = hi if hi is not None else a + 1000
-
-    def number(gen: Generation, index: int | None) -> int | float:
-        value: Any = draw(gen) if draw is not None else None
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            value = None
-        drawn = value is not None
-        if value is None:
-            if kind == "id" and integer:
-                value = gen.rng.randint(1000, 999_999)
-            else:
-                value = gen.rng.randint(int(a), int(b)) if integer else round(gen.rng.uniform(a, b), 2)
-        if lo is not None and value < lo or hi is not None and value > hi:
-            # The test above holds only with a bound set, so the missing one is derived from the other.
-            value = gen.rng.uniform(lo if lo is not None else hi - 100, hi if hi is not None else lo + 100)  # type: ignore[operator]
-            drawn = False
-        if integer:
-            value = int(round(value))
-            if ex_lo is not None and value <= ex_lo:
-                value = int(ex_lo) + 1
-            if ex_hi is not None and value >= ex_hi:
-                value = int(ex_hi) - 1
-        else:
-            value = float(value) if drawn else round(float(value), 2)
-        if lo is not None and value < lo:
-            value = type(value)(lo)
-        if hi is not None and value > hi:
-            value = type(value)(hi)
-        return value
-
-    return number
 
 
 def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
@@ -348,7 +263,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             return gen.rng.sample(sampled, min(n, len(sampled)))
         sent = sent_records(gen, name) if objects else None
         if sent is not None:  # the caller's own records (travelers, line items): theirs, in their order
-            return [_echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
+            return [echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
         return arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo,
                        lambda k: child(gen, k))
 
@@ -361,132 +276,9 @@ def _item_name(name: str, objects: bool, hints: Mapping[str, str]) -> str:
     return name if not objects and name in hints and singular(name) not in hints else singular(name)
 
 
-def _compile_string(schema: dict[str, Any], name: str, parent: str, entity: str, kind: str | None) -> Node:
-    fmt = schema.get("format")
-    base: Node
-    if kind in _FACT_DATES:  # a fact of the record, not a point on a series axis
-        cut = 10 if fmt == "date" else None
-        base = lambda gen, index: str(draw_kind(kind, gen))[:cut]
-    elif kind in timeline.DRAWN_KINDS:  # a birth date, a moment past: not on the series axis
-        base = lambda gen, index: timeline.as_format(str(draw_kind(kind, gen)), fmt)
-    elif fmt == "date" or fmt == "date-time":
-        base = lambda gen, index: gen._dated(fmt, kind, index, parent, name)
-    elif fmt in ("email", "uuid", "uri", "url", "uri-reference"):
-        draw = KINDS["email" if fmt == "email" else "uuid" if fmt == "uuid" else
-                     kind if kind is not None and kind.endswith("_url") and kind in KINDS else
-                     "own_url" if own_site(name, entity) else "url"]
-        base = lambda gen, index: draw(gen)
-    elif fmt == "time":
-        base = lambda gen, index: f"{gen.rng.randint(0, 23):02d}:{gen.rng.choice((0, 30)):02d}:00"
-    else:
-        plain = _compile_plain_string(name, entity, kind)
-        if kind in ("date", "past_date", "future_date", "datetime", timeline.STAMPED):
-            dfmt = "date-time" if kind in ("datetime", timeline.STAMPED) else "date"
-            windowed = kind == timeline.STAMPED  # a stamp of now, unless the call asks about a window
-            base = lambda gen, index: gen._dated(dfmt, kind, index, parent, name) if index is not None or windowed \
-                else plain(gen)
-        else:
-            base = lambda gen, index: plain(gen)
-    lo, hi = schema.get("minLength"), schema.get("maxLength")
-    if not isinstance(lo, int) and not isinstance(hi, int):
-        return base
-
-    def clamped(gen: Generation, index: int | None) -> str:
-        value = base(gen, index)
-        if isinstance(hi, int) and len(value) > hi:
-            value = value[:hi]
-        if isinstance(lo, int) and len(value) < lo:
-            value = value + "x" * (lo - len(value))
-        return value
-
-    return clamped
-
-
-def _compile_plain_string(name: str, entity: str, kind: str | None) -> Callable[[Generation], str]:
-    """A string with no format: an id, or a value of its kind (a tag when none fits)."""
-    if kind == "id":
-        stem = snake(name)
-        entity_prefix = id_prefix(entity.lower(), "item")
-        prefix = id_prefix(stem[:-3] if stem.endswith("_id") else entity_prefix, entity_prefix)
-        return lambda gen: f"{prefix}_{gen.rng.getrandbits(40):010x}"
-    if kind == "duration_minutes":  # a duration as text: ISO 8601, as APIs write it ("PT13H40M")
-        return lambda gen: _iso_duration(int(draw_kind("duration_minutes", gen)))
-    chosen_kind = kind or "tag"
-    if names_the_record(name, entity, kind):  # the record's title: its page slug repeats it
-        return lambda gen: str(gen.scope.once("title", lambda: str(draw_kind(chosen_kind, gen))))
-    return lambda gen: str(draw_kind(chosen_kind, gen))
-
-
-def _iso_duration(minutes: int) -> str:
-    hours, rest = divmod(minutes, 60)
-    return f"PT{hours}H{rest}M" if hours else f"PT{rest}M"
-
-
-def _echo_record(made: Any, sent: dict[str, Any], props: dict[str, Any]) -> Any:
-    """A generated record with the caller's values laid over it, matched by snake_case name
-    ("firstName" fills "first_name") where they fit the field."""
-    if not isinstance(made, dict):
-        return made
-    by_snake = {snake(k): v for k, v in sent.items()}
-    for key, sub in props.items():
-        value = by_snake.get(snake(key), MISSING)
-        if value is not MISSING and isinstance(sub, dict) and fits_schema(value, sub):
-            made[key] = value
-    return made
-
-
-MISSING: Any = object()
-
-
-@functools.lru_cache(maxsize=4096)
-def id_prefix(stem: str, default: str = "") -> str:
-    return re.sub(r"[^a-z0-9]", "", stem)[:4] or default
-
-
 def singular(name: str) -> str:
     if name.endswith("ies"):
         return name[:-3] + "y"
     if name.endswith("s") and not name.endswith("ss"):
         return name[:-1]
     return name
-
-
-_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
-
-
-def fits_schema(value: Any, schema: dict[str, Any]) -> bool:
-    """Cheap check that a scalar satisfies a schema's type, enum, range and format."""
-    typ = schema.get("type")
-    if isinstance(typ, list):
-        return any(fits_schema(value, {**schema, "type": t}) for t in typ)
-    if typ is not None and not (typ in _TYPE_CHECKS and _TYPE_CHECKS[typ](value)):
-        return False  # the wrong scalar type; arrays/objects are generated, not echoed
-    if "enum" in schema and value not in schema["enum"]:
-        return False
-    if "const" in schema and value != schema["const"]:
-        return False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return _fits_range(value, schema)
-    if isinstance(value, str):
-        return _fits_string(value, schema)
-    return True
-
-
-def _fits_range(value: float, schema: dict[str, Any]) -> bool:
-    return not ("minimum" in schema and value < schema["minimum"] or "maximum" in schema and value > schema["maximum"])
-
-
-def _fits_string(value: str, schema: dict[str, Any]) -> bool:
-    """Format (date, date-time, email, uri/url) and length."""
-    fmt = schema.get("format")
-    if fmt == "date" and not DATE_RE.match(value) or fmt == "date-time" and not _DATETIME_RE.match(value):
-        return False
-    if fmt in ("email", "uri", "url") and ("@" not in value if fmt == "email" else "://" not in value):
-        return False
-    return not (len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1 << 30))

@@ -14,11 +14,11 @@ from env_server.catalog.infer import is_id_param
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
 from env_server.simulators.base import SimContext
 from env_server.simulators.content_rules import enforce_content
+from env_server.simulators.echoes import fits_schema, short_values
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import reports_current
 from env_server.simulators.naming import snake
 from env_server.simulators.own_title import own_arg_names
-from env_server.simulators.plans import fits_schema, short_values
 from state.world import RowState, World
 
 CONTROL_PARAMS = frozenset(

@@ -34,13 +34,13 @@ from env_server.simulators.answers import (
 )
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
+from env_server.simulators.echoes import fits_schema, short_values
 from env_server.simulators.generate import Generation, call_seed
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.lineage import adopt_rows, inherit_parent, register_nested
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import answer_pages, order_rows, page_of, sort_rows
-from env_server.simulators.plans import fits_schema, short_values
 from env_server.simulators.rows import (
     CONTROL_PARAMS,
     QUERY_KEY,

@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.draws import faker_pool
 from env_server.simulators.scripture import call_once
-from env_server.simulators.values import faker_pool
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation

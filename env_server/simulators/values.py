@@ -4,7 +4,7 @@ A kind is a short name (``city``, ``temperature_c``, ``film_title``, …). ``dra
 gen)`` draws one value of it; ``known_kind`` says whether a profile hint names a kind that
 can be drawn. Four sources back the kinds:
 
-* engine kinds (``KINDS``): seeded draws and fixed-seed Faker pools (``faker_pool``), and
+* engine kinds (``KINDS``): seeded draws and fixed-seed Faker pools (``draws``), and
   the kinds in ``coherent_kinds`` that agree with the record's weather, trip or vehicle;
 * reference facts (``reference``): places, airports, countries, currencies, languages,
   vehicles, read through the record's scope, so a city, its country, its coordinates and
@@ -21,15 +21,10 @@ parent)``'s guess from the field name, the record's entity and its parent.
 
 from __future__ import annotations
 
-import datetime as dt
-import functools
-import re
 import string
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from faker import Faker
 
 from env_server.simulators.aviation_kinds import AVIATION_KINDS
 from env_server.simulators.calendar_kinds import CALENDAR_KINDS
@@ -53,6 +48,24 @@ from env_server.simulators.compose import entity_summary, entity_title, record_s
 from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
+from env_server.simulators.draws import (
+    COMPASS,
+    EXTENSIONS,
+    INGREDIENTS,
+    MIME,
+    STATUSES,
+    TEAMS,
+    WEEKDAYS,
+    between,
+    chosen,
+    distinct,
+    draw_date,
+    draw_datetime,
+    draw_hex,
+    faker_pool,
+    pooled,
+    slugify,
+)
 from env_server.simulators.emission_kinds import EMISSION_KINDS
 from env_server.simulators.fx import FX_KINDS
 from env_server.simulators.geo_kinds import GEO_KINDS
@@ -89,100 +102,6 @@ if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
 
 __all__ = ["KINDS", "draw_kind", "kind_for", "known_kind", "snake"]
-
-STATUSES = ("active", "pending", "completed", "confirmed", "open")
-MIME = ("application/pdf", "image/png", "image/jpeg", "text/plain", "application/json", "text/csv")
-EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg", "text/plain": "txt",
-              "application/json": "json", "text/csv": "csv"}
-INGREDIENTS = ("chicken", "tomato", "basil", "garlic", "rice", "chickpeas", "spinach", "salmon", "mushroom",
-               "lentils", "ginger", "lemon", "potato", "tofu", "mozzarella", "onion", "carrot", "coriander")
-COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
-POS = ("noun", "verb", "adjective", "adverb")
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-TEAMS = ("Lakers", "Celtics", "Warriors", "Arsenal", "Real Madrid", "Bayern Munich", "Yankees", "Dodgers",
-         "Packers", "Chiefs", "Juventus", "Ajax", "Liverpool", "Barcelona", "Bulls", "Knicks", "Red Sox",
-         "Manchester City", "Paris Saint-Germain", "Inter Milan", "Boston Bruins", "Toronto Maple Leafs")
-
-# Faker-backed kinds draw from a pool Faker made once with a fixed seed: the values are
-# Faker's (realistic, locale-aware), the per-call cost one choice.
-POOL_SIZE = 1000
-_POOL_SEED = 20260115
-
-
-@functools.lru_cache(maxsize=64)
-def faker_pool(method: str) -> tuple[str, ...]:
-    fake = Faker("en_US")
-    fake.seed_instance(_POOL_SEED)
-    if method == "name":  # a person as rosters and bylines print them: no "Dr." or "DVM"
-        return tuple(f"{fake.first_name()} {fake.last_name()}" for _ in range(POOL_SIZE))
-    return tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
-
-
-# The Faker methods whose pools back engine kinds (the audit treats their values as real text).
-POOLED_METHODS = ("first_name", "name", "user_name", "email", "phone_number", "company", "job", "street_address",
-                  "postcode", "domain_name", "ipv4_public", "color_name", "isbn13")
-
-
-def faker_texts() -> frozenset[str]:
-    """Every value the Faker pools can give."""
-    return frozenset(text for method in POOLED_METHODS for text in faker_pool(method))
-
-
-def pooled(method: str) -> Callable[[Generation], str]:
-    return lambda gen: gen.rng.choice(faker_pool(method))
-
-
-def chosen(options: tuple[Any, ...]) -> Callable[[Generation], Any]:
-    return lambda gen: gen.rng.choice(options)
-
-
-def distinct(options: tuple[Any, ...], kind: str) -> Callable[[Generation], Any]:
-    """Like ``chosen``, but the items of one list do not repeat a value while others remain
-    (a recipe lists an ingredient once)."""
-
-    def draw(gen: Generation) -> Any:
-        value = gen.rng.choice(options)
-        scope = gen.scope
-        if not scope.in_list or scope.parent is None:
-            return value
-        used: set[Any] = scope.parent.values.setdefault(f"drawn:{kind}", set())
-        for _ in range(3):
-            if value not in used or len(used) >= len(options):
-                break
-            value = gen.rng.choice(options)
-        used.add(value)
-        return value
-
-    return draw
-
-
-def between(lo: float, hi: float, ndigits: int | None = None) -> Callable[[Generation], float | int]:
-    if ndigits is None:
-        return lambda gen: gen.rng.randint(int(lo), int(hi))
-    return lambda gen: round(gen.rng.uniform(lo, hi), ndigits)
-
-
-# Slugs (and the URLs and paths made of them) stop here, as sites cut them: a long title
-# would otherwise repeat in full in each of a record's slug, url and path fields.
-SLUG_MAX_CHARS = 96
-
-
-def slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text[: SLUG_MAX_CHARS * 4].lower())[:SLUG_MAX_CHARS].strip("-") or "item"
-
-
-def _hex(gen: Generation, n: int) -> str:
-    return f"{gen.rng.getrandbits(4 * n):0{n}x}"
-
-
-def _date(gen: Generation, lo: int, hi: int) -> dt.date:
-    return gen.today + dt.timedelta(days=gen.rng.randint(lo, hi))
-
-
-def _datetime(gen: Generation, lo: int, hi: int) -> str:
-    day = _date(gen, lo, hi)
-    return f"{day.isoformat()}T{gen.rng.randint(7, 21):02d}:{gen.rng.choice((0, 15, 30, 45)):02d}:00Z"
-
 
 # -- record-aware kinds ----------------------------------------------------------------------
 
@@ -238,8 +157,8 @@ def _page_url(gen: Generation) -> str:
 def _image_url(gen: Generation) -> str:
     site = gen.site
     if site is not None:
-        return site.image(gen.entity, _hex(gen, 12))
-    return f"https://images.{gen.rng.choice(faker_pool('domain_name'))}/{_hex(gen, 12)}.jpg"
+        return site.image(gen.entity, draw_hex(gen, 12))
+    return f"https://images.{gen.rng.choice(faker_pool('domain_name'))}/{draw_hex(gen, 12)}.jpg"
 
 
 def _file_name(gen: Generation) -> str:
@@ -291,7 +210,7 @@ _BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
 
 KINDS: dict[str, Callable[[Generation], Any]] = {
     # identity
-    "id": lambda g: f"{g.id_prefix}_{_hex(g, 10)}",
+    "id": lambda g: f"{g.id_prefix}_{draw_hex(g, 10)}",
     "uuid": lambda g: str(uuid.UUID(int=g.rng.getrandbits(128), version=4)),
     "code": lambda g: "".join(g.rng.choice(string.ascii_uppercase + string.digits) for _ in range(8)),
     "version": lambda g: f"{g.rng.randint(0, 9)}.{g.rng.randint(0, 30)}.{g.rng.randint(0, 20)}",
@@ -374,15 +293,15 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "file_name": _file_name,
     "mime_type": chosen(MIME),
     # dates on the session clock
-    "date": lambda g: (g.window_day() or (g.today if g.current else _date(g, -30, 30))).isoformat(),
-    "past_date": lambda g: (g.window_day("past_date") or _date(g, -730, -1)).isoformat(),
-    "future_date": lambda g: (g.window_day("future_date") or _date(g, 1, 90)).isoformat(),
-    "datetime": lambda g: g.window_time_text() or (g.current_time_text() if g.current else _datetime(g, -30, 0)),
+    "date": lambda g: (g.window_day() or (g.today if g.current else draw_date(g, -30, 30))).isoformat(),
+    "past_date": lambda g: (g.window_day("past_date") or draw_date(g, -730, -1)).isoformat(),
+    "future_date": lambda g: (g.window_day("future_date") or draw_date(g, 1, 90)).isoformat(),
+    "datetime": lambda g: g.window_time_text() or (g.current_time_text() if g.current else draw_datetime(g, -30, 0)),
     "now": lambda g: g.now_text(),
     "current_time": lambda g: g.current_time_text(),
     "today": lambda g: g.today.isoformat(),
-    "past_datetime": lambda g: _datetime(g, -730, -1),
-    "birth_date": lambda g: _date(g, -85 * 365, -18 * 365).isoformat(),
+    "past_datetime": lambda g: draw_datetime(g, -730, -1),
+    "birth_date": lambda g: draw_date(g, -85 * 365, -18 * 365).isoformat(),
     "birth_year": lambda g: g.today.year - g.rng.randint(18, 85),
     "time": lambda g: f"{g.rng.randint(7, 21):02d}:{g.rng.choice((0, 15, 30, 45)):02d}",
     "year": draw_year,

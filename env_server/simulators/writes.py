@@ -19,12 +19,12 @@ from env_server.simulators.arg_fields import echo_keys
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.create_defaults import apply_defaults, defaults_plan
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
+from env_server.simulators.echoes import fits_schema
 from env_server.simulators.generic import simulate_generic
 from env_server.simulators.geo_kinds import same_country
 from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.lineage import alias_id, read_key
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import (
     CANCEL_WORDS,
     CONTEXT_KEY,

@@ -29,10 +29,10 @@ from env_server.environment import ToolEnvironment
 from env_server.errors import ToolenvError
 from env_server.session_types import CallOutcome
 from env_server.simulators.base import session_now
+from env_server.simulators.draws import faker_texts
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.text_kinds import sentence_spans, word_spans
-from env_server.simulators.values import faker_texts
 from env_server.specs import audit_lists
 from env_server.specs.air_checks import air_hits
 from env_server.specs.audit_checks import (

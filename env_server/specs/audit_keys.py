@@ -14,8 +14,8 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators.answers import normal
+from env_server.simulators.echoes import fits_schema
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema
 from env_server.simulators.rows import CONTROL_PARAMS, properties_of
 from env_server.specs.audit_checks import Hit
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from env_server.simulators.draws import slugify
 from env_server.simulators.naming import snake
-from env_server.simulators.values import slugify
 from env_server.specs.audit_checks import walk_records
 
 Hit = tuple[str, str]

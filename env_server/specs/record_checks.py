@@ -41,6 +41,7 @@ import phonenumbers
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators.answers import search_term
+from env_server.simulators.draws import faker_pool, slugify
 from env_server.simulators.event_hours import END_FIELDS, START_FIELDS, event_kind, local_hour, record_zone
 from env_server.simulators.money_facts import COMMERCE, CURRENCY_FIELDS, MONEY
 from env_server.simulators.naming import PHOTO_CAPTION, PLACE_ENTITIES, snake, title_kind
@@ -56,7 +57,6 @@ from env_server.simulators.phone_facts import NUMBER_ARGS, number_facts, parse_n
 from env_server.simulators.records import default_facts
 from env_server.simulators.term_weave import TITLE_FIELDS, is_prose
 from env_server.simulators.text_language import LANGUAGE_FIELDS, TEXT_FIELDS
-from env_server.simulators.values import faker_pool, slugify
 from env_server.specs.audit_checks import walk_records
 
 Hit = tuple[str, str]

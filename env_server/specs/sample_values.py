@@ -20,9 +20,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from env_server.simulators.echoes import fits_schema
 from env_server.simulators.generate import Generation
 from env_server.simulators.naming import snake
-from env_server.simulators.plans import fits_schema
 from env_server.simulators.values import draw_kind
 
 # "e.g. 'x'", "such as \"x\"", "like 'x'", "for example `x`", "e.g. 2020", "e.g. ['en']".

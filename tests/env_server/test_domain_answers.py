@@ -9,7 +9,7 @@ import pytest
 
 from env_server import ToolEnvironment
 from env_server.catalog.models import ToolSpec
-from env_server.simulators.values import faker_pool, slugify
+from env_server.simulators.draws import faker_pool, slugify
 from env_server.specs.domain_checks import domain_hits
 from env_server.specs.samples import sample_arguments
 from tests.env_server.free_play import call, env  # noqa: F401  (a fixture)

@@ -292,7 +292,7 @@ def test_the_event_audit_names_a_dawn_concert_and_a_three_day_meeting(catalog: C
 ])
 def test_a_job_page_url_names_the_job_it_lists(env: ToolEnvironment, tool: str, args: dict[str, Any], rows: str,
                                               url: str):
-    from env_server.simulators.values import slugify
+    from env_server.simulators.draws import slugify
 
     found = call(env, tool, **args)[rows]
     assert found

@@ -10,9 +10,9 @@ from mcp import Client
 
 from env_server.catalog import Catalog
 from env_server.simulators.answers import answer_rows, term_words
+from env_server.simulators.draws import slugify
 from env_server.simulators.paging import answer_pages, order_rows
 from env_server.simulators.term_weave import titled_by
-from env_server.simulators.values import slugify
 from env_server.specs.audit_lists import question_hits
 from tests.env_server.free_play import ok, session
 from tests.servers import running_server
