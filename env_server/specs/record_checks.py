@@ -57,7 +57,7 @@ from env_server.simulators.phone_facts import NUMBER_ARGS, number_facts, parse_n
 from env_server.simulators.records import default_facts
 from env_server.simulators.term_weave import TITLE_FIELDS, is_prose
 from env_server.simulators.text_language import LANGUAGE_FIELDS, TEXT_FIELDS
-from env_server.specs.audit_checks import walk_records
+from env_server.specs.audit_checks import walk_records, walk_strings
 
 Hit = tuple[str, str]
 
@@ -392,17 +392,4 @@ def _holiday_country(record: Mapping[str, Any], args: Mapping[str, Any]) -> str 
 
 
 def _sent_texts(args: Mapping[str, Any]) -> frozenset[str]:
-    found: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            found.add(value)
-        elif isinstance(value, dict):
-            for sub in value.values():
-                walk(sub)
-        elif isinstance(value, list):
-            for sub in value:
-                walk(sub)
-
-    walk(args)
-    return frozenset(found)
+    return frozenset(text for _, _, text in walk_strings(dict(args)))
