@@ -168,6 +168,8 @@ class StdioPeer:
         return code, self.proc.stderr.read().decode()
 
 
+# Under the slow mark (CI runs it too): a server process or 300 environments, 4-7 s of the default run.
+@pytest.mark.slow
 def test_stdio_answers_bad_lines_and_oversized_ones_and_keeps_serving(tmp_path):
     peer = StdioPeer("--db", str(tmp_path / "s.duckdb"), "--stdio-max-line-bytes", "4096")
     try:

@@ -104,6 +104,8 @@ def test_get_and_delete_on_the_mcp_endpoints_answer_405_and_clients_still_work(b
         anyio.run(drive)
 
 
+# Under the slow mark (CI runs it too): a server process or 300 environments, 4-7 s of the default run.
+@pytest.mark.slow
 def test_an_idle_connection_outlives_a_slow_client_between_listing_and_calling(builtin_catalog):
     """A Node client compiles validators for ~7 s after listing the full catalog; uvicorn's
     default 5 s keep-alive closed the socket under it and its first call failed."""
@@ -168,6 +170,8 @@ def test_sdk_request_lines_show_only_at_debug():
         root.setLevel(saved[1])
 
 
+# Under the slow mark (CI runs it too): a server process or 300 environments, 4-7 s of the default run.
+@pytest.mark.slow
 def test_serve_on_all_interfaces_warns_and_logs_no_line_per_request(tmp_path):
     port = free_port()
     cmd = [sys.executable, "-m", "env_server.cli", "serve", "--catalog", "tool_specs/catalog/weather",

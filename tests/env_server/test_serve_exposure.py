@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from env_server.catalog import default_catalog_path
@@ -79,6 +80,8 @@ def _token_works(base: str, token: str) -> bool:
     return wrong.status_code == 403 and right.status_code == 200
 
 
+# Under the slow mark (CI runs it too): a server process or 300 environments, 4-7 s of the default run.
+@pytest.mark.slow
 def test_serve_takes_the_token_from_a_file_and_can_drop_the_rl_plane(tmp_path):
     token_file = tmp_path / "token"
     token_file.write_text("  from-a-file\n")

@@ -77,6 +77,8 @@ def test_a_changed_catalog_digest_is_named(run: Path) -> None:
     assert code == 1 and f"catalog: digest differs: manifest {'f' * 64}" in output
 
 
+# Under the slow mark (CI runs it too): a server process or 300 environments, 4-7 s of the default run.
+@pytest.mark.slow
 def test_a_removed_record_is_named_in_the_middle_and_at_the_end(run: Path) -> None:
     path = run / "sessions" / "kanban_bug_triage.jsonl"
     lines = _lines(path)

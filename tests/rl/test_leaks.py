@@ -15,6 +15,8 @@ def any_environment(request):
     return request.getfixturevalue(request.param)
 
 
+# Under the slow mark (CI runs it too): a server process or 300 environments, 4-7 s of the default run.
+@pytest.mark.slow
 def test_opening_and_closing_300_envs_returns_every_count_to_its_baseline(any_environment):
     warm = ToolEnv(any_environment)
     warm.reset(seed=0)
