@@ -7,13 +7,15 @@ group, like ``toolenv eval``. Every ``toolenv`` command imports this module, so 
 
 from __future__ import annotations
 
-import ipaddress
 from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+
+from env_server import LogLevel
+from env_server.runner import is_loopback
 
 DEFAULT_OPENENV_PORT = 8766
 DEFAULT_IDLE_TIMEOUT_S = 1800.0
@@ -26,13 +28,6 @@ err = Console(stderr=True, soft_wrap=True)
 class RewardKind(str, Enum):
     DENSE = "dense"
     SPARSE = "sparse"
-
-
-class LogLevelKind(str, Enum):
-    DEBUG = "debug"
-    INFO = "info"
-    WARNING = "warning"
-    ERROR = "error"
 
 
 @openenv_app.callback()
@@ -55,8 +50,8 @@ def serve(
         "Seconds without a message after which a session is closed."))] = DEFAULT_IDLE_TIMEOUT_S,
     scenarios: Annotated[Path | None, typer.Option(help=(
         "Scenario file or directory (default: the built-in scenarios); its train split is served."))] = None,
-    log_level: Annotated[LogLevelKind, typer.Option(case_sensitive=False, help="Server log level.")]
-    = LogLevelKind.INFO,
+    log_level: Annotated[LogLevel, typer.Option(case_sensitive=False, help="Server log level.")]
+    = LogLevel.INFO,
 ) -> None:
     """Serve scenario episodes (train split and generated) and free play to OpenEnv clients on /ws."""
     try:
@@ -70,7 +65,7 @@ def serve(
     from env_server.orchestrator import load_scenarios
     from env_server.runner import configure_logging, http_options
 
-    settings = ServerSettings(host=host, port=port, log_level=log_level.value)
+    settings = ServerSettings(host=host, port=port, log_level=log_level)
     configure_logging(settings.log_level)
     app = build_openenv_app(
         openenv_settings(scenarios=load_scenarios(scenarios) if scenarios else None, reward=reward.value,
@@ -79,16 +74,8 @@ def serve(
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     out.print(f"toolenv OpenEnv environment on {url} (WebSocket {url.replace('http', 'ws', 1)}/ws)")
     out.print(f"  connect: ToolenvEnvClient({url!r}) from clients.openenv_client, or openenv's MCPToolClient")
-    if not _is_loopback(host):
+    if not is_loopback(host):
         err.print("[yellow]warning:[/yellow] OpenEnv's app checks no Host or Origin header; anyone who can reach "
                   f"{host}:{port} can open sessions")
     uvicorn.run(app, **http_options(settings))
 
-
-def _is_loopback(host: str) -> bool:
-    if host.strip("[]") == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False

@@ -26,6 +26,7 @@ from env_server.catalog import Catalog
 from env_server.config import LogLevel, ServerSettings
 from env_server.envelopes import checked_stdio_server
 from env_server.environment import ToolEnvironment
+from env_server.http_guard import is_loopback
 from env_server.server import build_server
 from state import Database, default_db_path
 from state.db import MEMORY
@@ -36,6 +37,7 @@ __all__ = [
     "database_path",
     "free_port",
     "http_options",
+    "is_loopback",
     "open_database",
     "run_http",
     "run_stdio",
