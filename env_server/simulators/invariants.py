@@ -105,6 +105,9 @@ class Ordered:
     name: str
     high: tuple[str, ...]
     low: tuple[str, ...]
+    # When set, a broken pair is mended by the low taking the high's value (a message that is
+    # its own thread's parent), not by the high moving past the low.
+    lowers: bool = False
 
     def _pair(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
         hi, lo = _first(record, self.high), _first(record, self.low)
@@ -122,7 +125,9 @@ class Ordered:
         if pair is None or record[pair[0]] >= record[pair[1]]:
             return
         high, low = pair
-        if isinstance(record[low], str):
+        if self.lowers:
+            record[low] = record[high]
+        elif isinstance(record[low], str):
             # Dates keep their start (often echoed or stamped): the end moves after it.
             record[high] = _mirror_after(record[high], record[low])
         else:
@@ -269,6 +274,9 @@ RULES: tuple[Rule, ...] = (
              "created_at", "created")),
     Ordered("updated after created", ("updated_at", "updated", "modified_at", "last_modified"),
             ("created_at", "created", "created_on")),
+    # A reply's thread_ts is its parent's ts, never after its own (Slack): a message listed with
+    # a thread that seems to start later is that thread's parent.
+    Ordered("thread starts at or before its message", ("ts",), ("thread_ts",), lowers=True),
     Derived("change is price minus previous close", CHANGE, (PRICE, PREVIOUS), lambda p, pc: p - pc, 2, 0.011),
     Derived("change percent follows change", CHANGE_PCT, (CHANGE, PREVIOUS), lambda d, pc: d / pc * 100, 2, 0.011),
     Derived("change is end rate minus start rate", ("change",), (("end_rate",), ("start_rate",)),
