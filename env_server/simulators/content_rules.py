@@ -15,11 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-ENERGY = ("ENERC_KCAL", "calories", "kcal", "energy_kcal", "calories_kcal", "energy")
-PROTEIN = ("PROCNT", "protein", "proteins", "protein_g")
-FAT = ("FAT", "fat", "fat_g", "total_fat")
-CARBS = ("CHOCDF", "carbohydrates", "carbohydrate", "carbs", "carbs_g", "carbohydrates_g")
-SUGAR = ("SUGAR", "sugar", "sugars", "sugar_g")
+from env_server.simulators.nutrient_names import CARBS, ENERGY, FAT, PROTEIN, SUGAR
+
 
 
 def _first(record: Mapping[str, Any], names: tuple[str, ...]) -> str | None:

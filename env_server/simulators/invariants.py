@@ -25,6 +25,7 @@ from typing import Any
 from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
+from env_server.simulators.nutrient_names import ENERGY, KILOJOULES, KJ_PER_KCAL
 
 Number = int | float
 
@@ -295,6 +296,8 @@ RULES: tuple[Rule, ...] = (
             ("delay", "delay_seconds", "delay_s"), 1000.0),
 )
 RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs that spell names (content_rules)
+# After the energy follows the macros: its kilojoules follow its kilocalories.
+RULES = (*RULES, Derived("kilojoules from kilocalories", KILOJOULES, (ENERGY,), lambda kcal: kcal * KJ_PER_KCAL, 1, 0.11))
 RULES = (*RULES, *COUNT_RULES)  # a count of the record's own list is its length (count_rules)
 
 

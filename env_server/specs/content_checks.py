@@ -2,8 +2,9 @@
 
 ``content_hits(spec, args, result)`` reports:
 
-* a per-100 g nutrient table whose protein, fat and carbohydrate weigh more than 100 g
-  (energy and sugar are ``content_rules`` invariants, checked with the others);
+* a per-100 g nutrient table whose protein, fat, carbohydrate, fibre and salt weigh more than 100 g
+  in any spelling (``nutrient_names``: Open Food Facts' ``proteins_100g`` too; energy, kilojoules and
+  sugar are invariants, checked with the others);
 * an integer moment (``created_time``) that is no Unix time;
 * an item of a record's list that repeats the record's own title (a release whose tracks
   are all called like the release);
@@ -26,7 +27,7 @@ from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
 from env_server.simulators.answers import search_term
 from env_server.simulators.candles import parse_interval
-from env_server.simulators.content_rules import CARBS, FAT, PROTEIN
+from env_server.simulators.nutrient_names import GRAMS
 from env_server.simulators.epoch_kinds import is_moment_name
 from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.nutrition import PER_100G_OBJECTS
@@ -62,10 +63,9 @@ def nutrient_hits(path: str, record: Mapping[str, Any]) -> list[Hit]:
     for key, table in record.items():
         if key.lower() not in PER_100G_OBJECTS or not isinstance(table, dict):
             continue
-        grams = [next((table[k] for k in names if isinstance(table.get(k), (int, float))), 0.0)
-                 for names in (PROTEIN, FAT, CARBS)]
+        grams = [next((table[k] for k in names if isinstance(table.get(k), (int, float))), 0.0) for names in GRAMS]
         if sum(grams) > 100.5:
-            hits.append((f"{path}.{key}", f"{sum(grams):.1f} g of protein, fat and carbohydrate in 100 g"))
+            hits.append((f"{path}.{key}", f"{sum(grams):.1f} g of protein, fat, carbohydrate, fibre and salt in 100 g"))
     return hits
 
 
