@@ -47,6 +47,7 @@ from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.metar import STATION_FIELDS
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.pack_sizes import text_kind
+from env_server.simulators.public_money import public_money_kind
 from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
@@ -175,6 +176,7 @@ def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[s
     return (fx_kind(name, entity, parent, hint) or magnitude_kind(name, parent, hint)
             or marine_kind(name, entity, parent, hint) or figure_kind(name, entity, hint)
             or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
+            or (public_money_kind(name, entity, hint) if typ in ("integer", "number") else None)
             or resolve_kind(name, entity, parent, hints))
 
 

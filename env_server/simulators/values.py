@@ -74,6 +74,7 @@ from env_server.simulators.journey_kinds import JOURNEY_KINDS
 from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.marine_kinds import MARINE_KINDS
+from env_server.simulators.public_money import PUBLIC_MONEY_KINDS
 from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
@@ -379,3 +380,4 @@ KINDS.update(SHOP_KINDS)  # product listings of the query's topic (shop_kinds)
 KINDS.update(ZIP_KINDS)  # a US record's county and its FIPS code (us_zips)
 KINDS.update(PACK_KINDS)  # a pack size with its unit, as the label prints it (pack_sizes)
 KINDS.update(MARINE_KINDS)  # waves, swells, salinity and sea levels in the ocean's ranges (marine_kinds)
+KINDS.update(PUBLIC_MONEY_KINDS)  # tenders, awards, agency budgets and charity figures at their magnitudes (public_money)

@@ -66,6 +66,7 @@ from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.headline_checks import headline_hits
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.media_checks import media_hits
+from env_server.specs.money_checks import public_money_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.record_checks import record_hits
 from env_server.specs.samples import sample_arguments
@@ -272,6 +273,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
         yield from _tag(CheckKind.DOMAIN, world_hits(spec, args, result, today))  # carbon, named days, coin pairs
         yield from _tag(CheckKind.DOMAIN, content_hits(spec, args, result))  # nutrients, Unix times, verses (content_checks)
+        yield from _tag(CheckKind.NUMERIC, public_money_hits(spec, result))  # tenders, awards, charities (money_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
         yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
