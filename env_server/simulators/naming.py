@@ -74,7 +74,8 @@ _TITLE_BY_ENTITY: tuple[tuple[frozenset[str], str], ...] = tuple(
         ("shop store business merchant", "shop_name"),
         ("recipe dish meal food", "dish_name"),
         ("beer beers ale lager brew", "beer_name"),  # before drinks: a beer is not a latte
-        ("drink cocktail wine coffee", "drink_name"),
+        ("cocktail cocktails mocktail", "cocktail"),  # a mixed drink with its glass and method (entry_fields)
+        ("drink wine coffee", "drink_name"),
         ("job position vacancy", "job_posting_title"),
         ("category collection", "category"),
         ("breed dog", "dog_breed"),

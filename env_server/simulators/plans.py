@@ -21,6 +21,7 @@ from env_server.simulators import invariants, numeric, paging, record_steps, tim
 from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.content_kinds import content_kind
 from env_server.simulators.echoes import LONG_ECHO_CHARS, MISSING, echo_record, fits_schema
+from env_server.simulators.entry_fields import entry_field_kind
 from env_server.simulators.epoch_kinds import epoch_node
 from env_server.simulators.fx import fx_kind, sizes_list
 from env_server.simulators.geo_naming import geo_array, geo_enum_kind
@@ -135,7 +136,8 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     if clock is not None:
         return clock
     if isinstance(enum, list) and enum:
-        return compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints))
+        entry = entry_field_kind(name, entity) if name not in hints else None  # a cocktail's glass
+        return compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints) or entry)
     if typ == "object":
         return _compile_object(plans, schema, name, entity, hints)
     if typ == "array":
@@ -177,6 +179,7 @@ def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[s
             or marine_kind(name, entity, parent, hint) or figure_kind(name, entity, hint)
             or media_kind(name, entity, parent, hint, typ) or content_kind(name, entity, hint)
             or (public_money_kind(name, entity, hint) if typ in ("integer", "number") else None)
+            or (entry_field_kind(name, entity) if hint is None else None)  # a cocktail's method
             or resolve_kind(name, entity, parent, hints))
 
 

@@ -299,6 +299,11 @@ class RecordScope:
         # called "Prosecco" does not make each of its ingredients Prosecco); the call's are.
         row = self.gen.row_keys if self.in_list else frozenset()
         values = [v for k, v in self.gen.args.items() if not row or snake(k) not in row]
+        for value in values if self.in_list else ():  # a search's rows: the entries it names, in turn
+            found = (vocab.containing(kind, value) or vocab.having(kind, value)) if isinstance(
+                value, str) and len(value) <= 60 else ()
+            if found:
+                return found[self.index % len(found)]
         for value in values:
             if isinstance(value, str) and value.lower() in index:
                 return index[value.lower()]

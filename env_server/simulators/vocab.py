@@ -76,6 +76,7 @@ class Vocabulary:
         self._indexes: dict[str, dict[str, dict[str, Any]]] = {}
         self._siblings_of: dict[str, tuple[str, ...]] = {}
         self._words: dict[str, dict[str, tuple[int, ...]]] = {}
+        self._found: dict[str, tuple[dict[str, Any], ...]] = {}
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -102,6 +103,34 @@ class Vocabulary:
                 for word in set(re.findall(r"[a-z]{4,}", text.lower())):
                     index.setdefault(word, []).append(i)
             found = self._words[kind] = {w: tuple(ids) for w, ids in index.items()}
+        return found
+
+    def containing(self, kind: str, text: str) -> tuple[dict[str, Any], ...]:
+        """The records of ``kind`` whose display text has ``text`` as whole words (any case), the
+        one it names exactly first: what a name search for it finds ("margarita": Margarita,
+        Tommy's Margarita, Frozen Margarita). Empty for texts under three letters."""
+        wanted = text.strip().lower()
+        key = f"{kind}~{wanted}"
+        found = self._found.get(key)
+        if found is None:
+            spec = self.get(kind)
+            first = next(iter(spec.records[0])) if spec.records else ""
+            word = re.compile(rf"(?<![\w]){re.escape(wanted)}(?![\w])") if len(wanted) >= 3 else None
+            hits = [r for r in spec.records if word is not None and word.search(str(r[first]).lower())]
+            found = self._found[key] = tuple(sorted(hits, key=lambda r: str(r[first]).lower() != wanted))
+        return found
+
+    def having(self, kind: str, text: str) -> tuple[dict[str, Any], ...]:
+        """The records of ``kind`` with a fact (not their display text) equal to ``text``, any
+        case, underscores read as spaces: what a filter for it finds ("Non_Alcoholic" drinks)."""
+        wanted = text.strip().lower().replace("_", " ")
+        key = f"{kind}={wanted}"
+        found = self._found.get(key)
+        if found is None:
+            spec = self.get(kind)
+            first = next(iter(spec.records[0])) if spec.records else ""
+            found = self._found[key] = tuple(r for r in spec.records if any(
+                k != first and isinstance(v, str) and v.lower() == wanted for k, v in r.items()))
         return found
 
     def lookup(self, kind: str, text: str) -> dict[str, Any] | None:

@@ -60,6 +60,7 @@ from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
 from env_server.specs.content_checks import content_hits
 from env_server.specs.domain_checks import domain_hits
+from env_server.specs.entry_checks import entry_hits
 from env_server.specs.fact_checks import fact_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
@@ -273,6 +274,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, media_hits(spec, result, args))  # genres, seasons, tracks (media_checks)
         yield from _tag(CheckKind.DOMAIN, world_hits(spec, args, result, today))  # carbon, named days, coin pairs
         yield from _tag(CheckKind.DOMAIN, content_hits(spec, args, result))  # nutrients, Unix times, verses (content_checks)
+        yield from _tag(CheckKind.DOMAIN, entry_hits(spec, result))  # a Margarita's glass, a cocktail list's drinks
         yield from _tag(CheckKind.NUMERIC, public_money_hits(spec, result))  # tenders, awards, charities (money_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads

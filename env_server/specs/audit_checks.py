@@ -27,6 +27,7 @@ from faker.providers.lorem.en_US import Provider as _LoremProvider
 from pydantic import BaseModel, ConfigDict
 
 from env_server.catalog.models import ToolSpec
+from env_server.simulators.entry_fields import entry_field_kind
 from env_server.simulators.invariants import walk_violations
 from env_server.simulators.naming import resolve_kind, snake
 from env_server.simulators.plans import singular
@@ -261,7 +262,8 @@ def fallback_hits(spec: ToolSpec) -> list[Hit]:
             return
         if snake(name) in inputs:  # echoes the caller's argument
             return
-        kind = resolve_kind(name, profile.entity, parent, profile.hints)
+        entry = entry_field_kind(name, profile.entity) if name not in profile.hints else None  # a cocktail's method
+        kind = entry or resolve_kind(name, profile.entity, parent, profile.hints)
         tagging = bool({snake(parent), snake(profile.entity)} & _TAG_HOLDERS)  # a label's name is a tag
         if kind is None or (kind == "tag" and name.lower() in NAME_FIELDS and not tagging):
             hits.append((path, f"field '{name}' has no value kind of its own (drawn as {kind or 'a generic tag'})"))
