@@ -321,6 +321,8 @@ _SPECIFIC = frozenset({"airport_icao", "current_time", "departure_time", "arriva
                        "holiday_name", "holiday_date", "rate", "exchange_rate"})
 _BROAD = frozenset({"date", "datetime", "future_date", "past_date", "time", "airline", "airport_code", "code",
                     "title", "tag", "price", "amount", "percentage"})
+_TASK_TEXT = frozenset({"content", "text", "task", "todo", "task_name", "task_content", "summary"})
+_TASK_HINTS = frozenset({"word", "words", "sentence", "paragraph", "title", "job_title", "description", "chat_message"})
 _HOLIDAY_FIELDS = {"name": "holiday_name", "local_name": "holiday_name", "holiday_name": "holiday_name",
                    "date": "holiday_date", "observed": "holiday_date", "holiday_date": "holiday_date"}
 _QUOTE_ROLES = {
@@ -356,6 +358,8 @@ def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
         return narrowed
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
+    if low in _TASK_TEXT and title_kind(entity) == "task_title" and (hint is None or hint in _TASK_HINTS):
+        return "task_title"  # a to-do's content is the thing to do ("Send invoice to Acme"), not a chat line
     return None
 
 
