@@ -135,7 +135,7 @@ def answer_search(out: dict[str, Any], spec: ToolSpec, args: Mapping[str, Any]) 
     coll_schema = (spec.output_schema.get("properties") or {}).get(coll)
     items = coll_schema.get("items") if isinstance(coll_schema, dict) else None
     if isinstance(items, dict):
-        answer_rows(rows, args, items)
+        answer_rows(rows, args, items, spec.profile.entity or "")
     out[coll] = order_rows(rows, args)
     answer_pages(out, spec.output_schema, args, len(out[coll]))
 
@@ -228,8 +228,8 @@ def _row_day(row: Mapping[str, Any], when: str | None) -> dt.date | None:
 # -- fresh rows --------------------------------------------------------------------------
 
 
-def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[str, Any]) -> None:
-    """Make freshly generated ``rows`` agree with the call's term and filters, in place."""
+def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[str, Any], entity: str = "") -> None:
+    """Make freshly generated ``rows`` (of ``entity``) agree with the call's term and filters, in place."""
     props = item_schema.get("properties")
     if not isinstance(props, dict) or not rows or not args:
         return
@@ -256,7 +256,7 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
             _into_window(row, props, window)
             invariants.enforce(row, args, rules)
         if words and not shows_term(row, words, props):
-            _weave_term(row, term or "", props)
+            _weave_term(row, term or "", props, entity)
 
 
 def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[str, Any, bool | str | None]]:

@@ -18,10 +18,14 @@ from typing import Any
 
 from env_server.simulators.draws import slugify
 from env_server.simulators.echoes import fits_schema
-from env_server.simulators.naming import snake
+from env_server.simulators.naming import snake, title_kind
 from env_server.simulators.paging import ISO_RE
 from env_server.simulators.records import default_facts
 
+# Title vocabularies of works: things written, filmed or recorded, whose titles read like writing.
+WORK_TITLES = frozenset({"tv_show_title", "film_title", "show_title", "book_title", "song_title", "album_title",
+                         "podcast_title", "game_title", "anime_title", "artwork_title", "playlist_name", "headline",
+                         "article_title", "document_title", "event_title", "video_title", "photo_caption"})
 TITLE_FIELDS = ("title", "name", "headline", "display_name", "full_name", "term", "label", "subject", "caption",
                 "short_description", "description", "summary", "snippet", "abstract", "text", "content", "body")
 # Fields that name a row: its page URL and slug were drawn from them, so the term goes there last.
@@ -44,16 +48,19 @@ _PLACED = re.compile(r"(^|_)(address|location|place|venue)(_|$)")  # an address 
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
 
-def weave_term(row: dict[str, Any], term: str, props: dict[str, Any]) -> None:
+def weave_term(row: dict[str, Any], term: str, props: dict[str, Any], entity: str = "") -> None:
     """Put the term where a reader of the row sees it, touching its title last: a ``term``
     field, else its tags, else its first line of text (a description, a snippet), else its
     title or name. A title keeps its own words where it can, since its page URL, slug and
-    other fields were drawn from it."""
+    other fields were drawn from it; a work's is retitled like writing ("Notes on Haircare"),
+    anything else's is renamed like a thing ("Haircare Voyager", never "Essays on Haircare"
+    for a starship)."""
     shown = term if len(term) <= 60 else term[:60].rsplit(" ", 1)[0]
     by_snake = {snake(k): k for k in row}
-    for weave in (_weave_into_term, _weave_into_tags, _weave_into_text, _weave_into_title):
+    for weave in (_weave_into_term, _weave_into_tags, _weave_into_text):
         if weave(row, shown, props, by_snake):
             return
+    _weave_into_title(row, shown, props, by_snake, entity)
 
 
 def _weave_into_term(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
@@ -131,9 +138,11 @@ def _photo_captions() -> frozenset[str]:
     return frozenset(default_facts().vocab.get("photo_caption").values)
 
 
-def titled_by(term: str, old: str) -> str:
-    """A title built around ``term`` (a frame of ``term_title``), chosen by the old title."""
-    return _frame("term_title", f"{term}|{old}").replace("{term}", _titled(term))
+def titled_by(term: str, old: str, entity: str = "") -> str:
+    """A title built around ``term``, chosen by the old title: a frame of ``term_title`` for a
+    work (a book, a song, an article), of ``term_name`` for anything else."""
+    frames = "term_title" if title_kind(entity) in WORK_TITLES else "term_name"
+    return _frame(frames, f"{term}|{old}").replace("{term}", _titled(term))
 
 
 def _frame(kind: str, key: str) -> str:
@@ -141,7 +150,8 @@ def _frame(kind: str, key: str) -> str:
     return frames[zlib.crc32(key.encode("utf-8")) % len(frames)]
 
 
-def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:
+def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str],
+                      entity: str) -> bool:
     """Names first, then any text field (one with no space in it, which the text pass skipped):
     the row is retitled around the term, as a real hit for it would be called."""
     named = [n for n in by_snake if _own_name(n) and n not in TITLE_FIELDS]  # "charityName", "dataset_title"
@@ -149,7 +159,7 @@ def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by
         key = by_snake.get(name)
         if key is not None and not PERSONAL.search(name) and _free_text(row[key], props.get(key)) and _latin(row[key]):
             value = row[key]
-            woven = _captioned(value, shown) or (titled_by(shown, value) if len(value) < 80 else _mentioned(value, shown))
+            woven = _captioned(value, shown) or (titled_by(shown, value, entity) if len(value) < 80 else _mentioned(value, shown))
             if fits_schema(woven, props[key]):
                 row[key] = woven
                 _follow_slug(row, value, woven)
