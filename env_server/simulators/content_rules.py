@@ -18,7 +18,6 @@ from typing import Any
 from env_server.simulators.nutrient_names import CARBS, ENERGY, FAT, PROTEIN, SUGAR
 
 
-
 def _first(record: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
     for name in names:
         if name in record:

@@ -74,7 +74,6 @@ from env_server.simulators.journey_kinds import JOURNEY_KINDS
 from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.magnitudes import MAGNITUDE_KINDS
 from env_server.simulators.marine_kinds import MARINE_KINDS
-from env_server.simulators.public_money import PUBLIC_MONEY_KINDS
 from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
@@ -90,6 +89,7 @@ from env_server.simulators.pack_sizes import PACK_KINDS
 from env_server.simulators.package_kinds import PACKAGE_KINDS
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
 from env_server.simulators.product_facts import PRODUCT_KINDS
+from env_server.simulators.public_money import PUBLIC_MONEY_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS

@@ -27,9 +27,9 @@ from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
 from env_server.simulators.answers import search_term
 from env_server.simulators.candles import parse_interval
-from env_server.simulators.nutrient_names import GRAMS
 from env_server.simulators.epoch_kinds import is_moment_name
 from env_server.simulators.market_figures import figure_kind
+from env_server.simulators.nutrient_names import GRAMS
 from env_server.simulators.nutrition import PER_100G_OBJECTS
 from env_server.simulators.product_facts import VAGUE, product_step
 from env_server.simulators.records import default_facts

@@ -7,6 +7,7 @@ from env_server.simulators.answers import answer_rows
 from env_server.simulators.records import default_facts
 from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 
+
 def _writing_style(name: str, term: str) -> bool:
     rest = name.replace(term, "{term}")
     return rest in default_facts().vocab.get("term_title").values and rest not in default_facts().vocab.get(
