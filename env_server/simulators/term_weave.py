@@ -168,13 +168,15 @@ def _weave_into_title(row: dict[str, Any], shown: str, props: dict[str, Any], by
 
 
 def _follow_slug(row: dict[str, Any], old: str, new: str) -> None:
-    """Page URLs drawn from a row's old title name its new one."""
+    """Page URLs and slugs drawn from a row's old title name its new one."""
     before, after = slugify(old), slugify(new)
     if not before:
         return
     for key, value in row.items():
         if isinstance(value, str) and "://" in value and value.rstrip("/").endswith("/" + before):
             row[key] = value.rstrip("/")[: -len(before)] + after
+        elif value == before and snake(key).endswith("slug"):  # the row's slug spells its new name
+            row[key] = after
 
 
 def _free_text(value: Any, schema: Any) -> bool:

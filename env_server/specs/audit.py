@@ -68,6 +68,7 @@ from env_server.specs.headline_checks import headline_hits
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.media_checks import media_hits
 from env_server.specs.money_checks import public_money_hits
+from env_server.specs.performer_checks import performer_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.record_checks import record_hits
 from env_server.specs.samples import sample_arguments
@@ -275,6 +276,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, world_hits(spec, args, result, today))  # carbon, named days, coin pairs
         yield from _tag(CheckKind.DOMAIN, content_hits(spec, args, result))  # nutrients, Unix times, verses (content_checks)
         yield from _tag(CheckKind.DOMAIN, entry_hits(spec, result))  # a Margarita's glass, a cocktail list's drinks
+        yield from _tag(CheckKind.DOMAIN, performer_hits(spec, result))  # bands, teams, comedians (performer_checks)
         yield from _tag(CheckKind.NUMERIC, public_money_hits(spec, result))  # tenders, awards, charities (money_checks)
         yield from _tag(CheckKind.ECHO, echo_hits(spec, args, result, default_facts().vocab))
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
