@@ -132,8 +132,8 @@ def fact_step(entity: str, props: Mapping[str, Any]) -> Step | None:
             if "number" in record:
                 record["number"] = (dt.date(2024, month, day) - dt.date(2024, 1, 1)).days + 1
         if kind == "year" and isinstance(record.get("date"), str):
-            day = dt.date(2001, 1, 1) + dt.timedelta(days=gen.rng.randrange(365))
-            record["date"] = f"{_MONTHS[day.month - 1]} {day.day}"
+            when = dt.date(2001, 1, 1) + dt.timedelta(days=gen.rng.randrange(365))
+            record["date"] = f"{_MONTHS[when.month - 1]} {when.day}"
         text = fact_text(kind, record, gen)
         if args.get("fragment") is True:
             text = text.split(" is ", 1)[1].rstrip(".")

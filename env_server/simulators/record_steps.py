@@ -14,7 +14,7 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``phone_facts``), what kind of day a public holiday is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), a fact about the number asked (``number_facts``), a taxon's rank and
-authorship (``taxon_facts``).
+authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from env_server.simulators import (
     tax_facts,
     taxon_facts,
     text_language,
+    uk_postcodes,
     us_zips,
     weather_conditions,
 )
@@ -74,7 +75,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 phone_facts.segments_step(props), holiday_facts.holiday_step(entity, props),
                                 parcel_facts.parcel_step(entity, props), event_hours.event_step(entity, props),
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
-                                number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props)]
+                                number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
+                                uk_postcodes.postcode_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -65,6 +65,7 @@ from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.headline_checks import headline_hits
 from env_server.specs.id_checks import id_format_hits
+from env_server.specs.lookup_checks import lookup_hits
 from env_server.specs.media_checks import media_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.record_checks import record_hits
@@ -278,6 +279,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
         yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
+        yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
