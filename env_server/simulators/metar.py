@@ -102,9 +102,11 @@ def compose_metar(record: Mapping[str, Any], station: str, now: dt.datetime) -> 
     wdir, wspd = _number(record.get("wdir")), _number(record.get("wspd"))
     if wdir is not None and wspd is not None:
         parts.append("00000KT" if wspd < 1 else f"{int(round(wdir / 10) * 10) % 360 or 360:03d}{round(wspd):02d}KT")
-    visib = _number(record.get("visib"))
-    if visib is not None:
+    visib = 10.0 if record.get("visib") == "10+" else _number(record.get("visib"))
+    if visib is not None and station.startswith(_NORTH_AMERICA):
         parts.append("10SM" if visib >= 10 else f"{round(visib)}SM" if visib >= 1 else "1/2SM")
+    elif visib is not None:  # elsewhere in metres, 9999 for 10 km or more
+        parts.append(f"{min(9999, round(visib * 1609.34 / 100) * 100):04d}")
     temp, dewp = _number(record.get("temp")), _number(record.get("dewp"))
     if temp is not None and dewp is not None:
         parts.append(f"{_celsius(temp)}/{_celsius(dewp)}")
@@ -112,6 +114,14 @@ def compose_metar(record: Mapping[str, Any], station: str, now: dt.datetime) -> 
     if altim is not None:
         parts.append(f"A{round(altim * 2.953):04d}" if station.startswith(_NORTH_AMERICA) else f"Q{round(altim):04d}")
     return " ".join(parts)
+
+
+def cap_visibility(record: dict[str, Any]) -> None:
+    """Visibility is reported up to 10 statute miles: more reads "10+" (a number stops at 10)."""
+    visib = _number(record.get("visib"))
+    if visib is None or visib < 10:
+        return
+    record["visib"] = "10+" if isinstance(record["visib"], str) else 10.0
 
 
 def metar_step(entity: str, props: Mapping[str, Any]) -> Step | None:
@@ -125,6 +135,10 @@ def metar_step(entity: str, props: Mapping[str, Any]) -> Step | None:
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         code = record.get(station)
+        cap_visibility(record)
+        temp, dewp = _number(record.get("temp")), _number(record.get("dewp"))
+        if temp is not None and dewp is not None and dewp > temp:  # the dew point is at most the temperature
+            record["temp"], record["dewp"] = record["dewp"], record["temp"]
         if when is not None and isinstance(record.get(when), str):
             record[when] = latest_report(gen.now).strftime("%Y-%m-%dT%H:%M:%SZ")
         if isinstance(code, str) and isinstance(record.get(raw), str):

@@ -8,11 +8,14 @@ description (``product_facts``), a bar of a price series (``candles``), an air-q
 (``air_quality``), a weather report's condition codes, icons, cloud cover and UV (``weather_conditions``),
 a surah, an ayah or a Qur'an edition (``quran``), a weather alert (``alert_kinds``), a ZIP's
 counties (``us_zips``), a METAR's raw text (``metar``), running totals (``cumulative``), a poem's
-first-line title (``poems``), models that agree and tides about mean sea level (``marine_kinds``),
+first-line title (``poems``), models that agree and tides about mean sea level (``marine_kinds``), an hour of a
+smooth sea state (``sea_state``),
 the language of a record's own text (``text_language``), a phone lookup of the number sent
 (``phone_facts``), what kind of day a public holiday is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
-follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``).
+follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
+a fact about the number asked (``number_facts``), a taxon's rank and
+authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from env_server.simulators import (
     marine_kinds,
     metar,
     money_facts,
+    number_facts,
     nutrition,
     parcel_facts,
     performer_facts,
@@ -40,8 +44,11 @@ from env_server.simulators import (
     product_facts,
     quran,
     scripture,
+    sea_state,
     tax_facts,
+    taxon_facts,
     text_language,
+    uk_postcodes,
     us_zips,
     weather_conditions,
 )
@@ -65,11 +72,14 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 us_zips.county_rows_step(entity, props), metar.metar_step(entity, props),
                                 cumulative.cumulative_step(entity, props), poems.first_line_step(entity, props),
                                 marine_kinds.sources_step(entity, props), marine_kinds.tide_step(entity, props),
+                                sea_state.sea_state_step(name, entity, props),
                                 text_language.language_step(entity, props), phone_facts.lookup_step(name, entity, props),
                                 phone_facts.segments_step(props), holiday_facts.holiday_step(entity, props),
                                 parcel_facts.parcel_step(entity, props), event_hours.event_step(entity, props),
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
-                                performer_facts.performer_step(entity, props)]
+                                performer_facts.performer_step(entity, props),
+                                number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
+                                uk_postcodes.postcode_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

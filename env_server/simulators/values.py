@@ -95,6 +95,7 @@ from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
+from env_server.simulators.uk_postcodes import UK_POSTCODE_KINDS
 from env_server.simulators.us_zips import ZIP_KINDS
 from env_server.simulators.uv_kinds import UV_KINDS
 from env_server.simulators.word_kinds import WORD_KINDS
@@ -381,3 +382,4 @@ KINDS.update(ZIP_KINDS)  # a US record's county and its FIPS code (us_zips)
 KINDS.update(PACK_KINDS)  # a pack size with its unit, as the label prints it (pack_sizes)
 KINDS.update(MARINE_KINDS)  # waves, swells, salinity and sea levels in the ocean's ranges (marine_kinds)
 KINDS.update(PUBLIC_MONEY_KINDS)  # tenders, awards, agency budgets and charity figures at their magnitudes (public_money)
+KINDS.update(UK_POSTCODE_KINDS)  # a UK postcode of the call's area (uk_postcodes)

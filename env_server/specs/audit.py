@@ -66,12 +66,14 @@ from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.headline_checks import headline_hits
 from env_server.specs.id_checks import id_format_hits
+from env_server.specs.lookup_checks import lookup_hits
 from env_server.specs.media_checks import media_hits
 from env_server.specs.money_checks import public_money_hits
 from env_server.specs.performer_checks import performer_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.record_checks import record_hits
 from env_server.specs.samples import sample_arguments
+from env_server.specs.sea_checks import sea_hits
 from env_server.specs.time_checks import time_hits
 from env_server.specs.world_checks import world_hits
 from state import Database, ErrorKind
@@ -282,6 +284,8 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, headline_hits(spec, args, result))  # issue 14's headline reads
         yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
         yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
+        yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
+        yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))

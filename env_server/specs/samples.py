@@ -65,6 +65,8 @@ def _sampled_value(spec: ToolSpec, name: str, sub: Any, gen: Generation, args: d
     the example or kind a description names (``sample_values``)."""
     if not isinstance(sub, dict):
         return gen.fill({}, name)
+    if (near := home_coordinate(spec, name, gen)) is not None:
+        return near
     if (code := sample_currency(name, sub, gen)) is not None:
         return code
     if "enum" not in sub and (text := text_value(spec, name, sub, gen)) is not None:
@@ -77,6 +79,22 @@ def _sampled_value(spec: ToolSpec, name: str, sub: Any, gen: Generation, args: d
         return said
     told = described_value(name, sub, gen, args, str(spec.category))
     return told if told is not None else gen.fill(sub, name)
+
+
+_LATITUDES, _LONGITUDES = frozenset({"lat", "latitude"}), frozenset({"lon", "lng", "long", "longitude"})
+
+
+def home_coordinate(spec: ToolSpec, name: str, gen: Generation) -> float | None:
+    """A national API (a profile ``place`` that is a country) is asked about a point in its
+    country: its capital's latitude or longitude; None for other parameters and APIs."""
+    home, low = spec.profile.place or "", name.lower()
+    if len(home) != 2 or low not in _LATITUDES | _LONGITUDES:
+        return None
+    country = gen.facts.reference.country(home.upper())
+    capital = gen.facts.reference.find_place(f"{country['capital']}, {country['name']}") if country else None
+    if capital is None:
+        return None
+    return round(capital.latitude if low in _LATITUDES else capital.longitude, 4)
 
 
 def _patterned(value: Any, schema: Any) -> Any:
