@@ -29,17 +29,20 @@ NEEDS = json.loads((Path(__file__).parent / "fixtures" / "search_needs.json").re
 # needs marked "part": "held out" are a third batch, written for issue 18 before the ranking
 # changes it asked for; their misses were never looked at while making them. The needs marked
 # "part": "held out 2" are a fourth batch of 60, written for the second round of issue 18 before
-# its changes and never used to decide one.
+# its changes and never used to decide one. The needs marked "part": "held out 3" are a fifth batch of
+# 66, written for the third round before its changes and never used to decide one.
 FIRST_BATCH = 157
 EARLIER = [n for n in NEEDS if "part" not in n]
 HELD_OUT = [n for n in NEEDS if n.get("part") == "held out"]
 HELD_OUT_2 = [n for n in NEEDS if n.get("part") == "held out 2"]
+HELD_OUT_3 = [n for n in NEEDS if n.get("part") == "held out 3"]
 PARTS = {
     "tuned on": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 != 2],
     "held out": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 == 2],
     "second batch": EARLIER[FIRST_BATCH:],
     "third batch, held out": HELD_OUT,
     "fourth batch, held out 2": HELD_OUT_2,
+    "fifth batch, held out 3": HELD_OUT_3,
 }
 # Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80 on the labelled set; the ranking does not
 # reach it. Measured on all 386 needs: top-5 0.909, top-1 0.699 (before the issue-18 changes
@@ -48,9 +51,10 @@ PARTS = {
 # that had 0.874 and 0.557). With the fourth batch (held out 2) added, before any change of the
 # second round: all 446 0.892 and 0.677, the fourth batch 0.783 and 0.533. The second round's
 # catalog-learned bridges (pseudo-relevance feedback, PMI associations, a naive Bayes category
-# prior) did not generalize and were not kept (README). These floors, on the whole set, keep
-# the figures from sliding back.
-TOP5_FLOOR, TOP1_FLOOR = 0.89, 0.67
+# prior) did not generalize and were not kept (README). With the fifth batch (held out 3) added,
+# before any change of the third round: all 512 0.855 and 0.639, the fifth batch 0.606 and 0.379.
+# These floors, on the whole set, keep the figures from sliding back.
+TOP5_FLOOR, TOP1_FLOOR = 0.85, 0.63
 
 
 def _index(catalog: Catalog) -> ToolSearchIndex:
@@ -72,8 +76,8 @@ def _rates(index: ToolSearchIndex, needs: list[dict]) -> tuple[float, float, lis
 
 
 def test_the_labelled_needs_span_every_category_and_name_real_tools(builtin_catalog: Catalog):
-    assert len(EARLIER) == 230 and len(HELD_OUT) >= 80 and len(HELD_OUT_2) == 60
-    assert len(EARLIER) + len(HELD_OUT) + len(HELD_OUT_2) == len(NEEDS)
+    assert len(EARLIER) == 230 and len(HELD_OUT) >= 80 and len(HELD_OUT_2) == 60 and len(HELD_OUT_3) == 66
+    assert len(EARLIER) + len(HELD_OUT) + len(HELD_OUT_2) + len(HELD_OUT_3) == len(NEEDS)
     assert {s.category for s in builtin_catalog.tools.values()} <= {n["area"] for n in NEEDS}
     assert [a for n in NEEDS for a in n["accept"] if a not in builtin_catalog] == []
     assert len({n["need"].lower() for n in NEEDS}) == len(NEEDS)
