@@ -16,15 +16,14 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from env_server.simulators import timeline
+from env_server.simulators.call_clock import CallClock, entity_words
 from env_server.simulators.countries import CountryFact
-from env_server.simulators.echoes import DATE_RE
 from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
 from env_server.simulators.leaf_plans import id_prefix
 from env_server.simulators.lineup import vin_lineup
 from env_server.simulators.market import InstrumentFact, SessionMarket
-from env_server.simulators.naming import PLACE_ENTITIES, snake
+from env_server.simulators.naming import PLACE_ENTITIES
 from env_server.simulators.place_query import search_places
 from env_server.simulators.plans import PlanCache, plan_for
 from env_server.simulators.records import (
@@ -50,14 +49,8 @@ from env_server.simulators.sites import Site
 from env_server.simulators.us_zips import zip_of_call, zip_place
 from state.encoding import encode_canonical
 
-_DAY = dt.timedelta(days=1)
-# Kinds of a moment a call's window bounds ("time" too: a date-time field named ``start_time``).
-# A record's own stamp too (``timeline.STAMPED``): inside the call's window when it sets one, else now.
-_WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", timeline.STAMPED})
 _PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS)}
 _LOOSE_PLACE_RANK = {name: i for i, name in enumerate(PLACE_ARGS + LOOSE_PLACE_ARGS)}
-_PAST_WORDS = frozenset({"history", "historical", "past"})  # entities whose series lie before today
-_SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
 _LIMIT_ARGS = ("limit", "count", "max_results", "per_page", "page_size", "size", "top", "n", "num_results", "results")
 _WEATHER_WORDS = frozenset({"weather", "forecast", "current", "observation", "climate", "air", "quality", "uv",
                             "astronomy", "sun", "sunrise", "marine", "geocode", "timezone", "pollen", "alert"})
@@ -69,12 +62,6 @@ _QUOTE_WORDS = frozenset({"quote", "stock", "ticker", "coin", "crypto", "cryptoc
 _PLACE_MINDED = PLACE_ENTITIES | POINT_ENTITIES | _WEATHER_WORDS
 # A geocoder's records named for what they are to the caller, not for being places.
 _GEOCODED = frozenset({"address", "result", "suggestion"})
-
-
-@functools.lru_cache(maxsize=4096)
-def entity_words(entity: str) -> frozenset[str]:
-    """The words of an entity name ("current_weather" -> {"current", "weather"})."""
-    return frozenset(entity.lower().split("_"))
 
 
 def canonical_args(args: dict[str, Any]) -> str:
@@ -97,7 +84,7 @@ def call_seed(tool: str, args: dict[str, Any], seed: int, args_json: str | None 
 _NO_HINTS: Mapping[str, str] = MappingProxyType({})
 
 
-class Generation:
+class Generation(CallClock):
     """Per-call generation state: a random generator seeded for this call alone, the
     session's clock and market, and the stack of records being built."""
 
@@ -148,14 +135,6 @@ class Generation:
         # are the record's, and do not name the entries of its lists (``RecordScope``).
         self.row_keys: frozenset[str] = frozenset()
 
-    @property
-    def snaked_args(self) -> dict[str, Any]:
-        """The call's arguments keyed by snake_case name ("cityName" -> "city_name")."""
-        snaked = self._args_snake
-        if snaked is None:
-            snaked = self._args_snake = {snake(k): v for k, v in self.args.items()}
-        return snaked
-
     @functools.cached_property
     def record_only(self) -> frozenset[str]:
         return self.record_only_from() if self.record_only_from is not None else frozenset()
@@ -173,10 +152,6 @@ class Generation:
     def fx(self) -> FxQuery:
         """The exchange-rate question of the call (base, targets, amount, days)."""
         return build_query(self)
-
-    @functools.cached_property
-    def draw_offset(self) -> int:
-        return self.rng.randrange(1 << 16)
 
     def fill(self, schema: Any, name: str = "", index: int | None = None, parent: str = "") -> Any:
         """One value for ``schema``. The schema is compiled once to a tree of closures
@@ -337,24 +312,8 @@ class Generation:
         """A flight, offer or fare between two airports the call names."""
         return self.call_airport("origin") is not None and self.call_airport("destination") is not None
 
-    def call_date(self, names: tuple[str, ...]) -> dt.date | None:
-        for key in names:
-            value = self.snaked_args.get(key)
-            if isinstance(value, str) and DATE_RE.match(value[:10]):
-                try:
-                    return dt.date.fromisoformat(value[:10])
-                except ValueError:
-                    continue
-        return None
-
     def names_currencies(self) -> bool:
         return self.call_currency() is not None or arg_text(self.snaked_args, BASE_ARGS) is not None
-
-    def current_time_text(self) -> str:
-        """A time today, before the session's "now": when "current" data was observed."""
-        minutes = self.now.hour * 60 + self.now.minute
-        at = self.rng.randint(max(0, minutes - 90), max(0, minutes - 1))
-        return f"{self.today.isoformat()}T{at // 60:02d}:{at % 60:02d}:00Z"
 
     def fx_rate(self) -> float:
         base = (arg_text(self.snaked_args, BASE_ARGS) or "USD").split(",")[0].strip().upper()
@@ -384,101 +343,6 @@ class Generation:
         """The call's VIN decoded (maker, country, model year), once per call."""
         vin = arg_text(self.snaked_args, ("vin",))
         return self.facts.reference.decode_vin(vin) if vin else None
-
-    def now_text(self) -> str:
-        return self.now.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-    def series_moment(self, index: int, parent: str, axis: str = "") -> tuple[dt.datetime, bool]:
-        """Where item ``index`` of a series lies, and whether the series steps in days: from the
-        start of the call's window (or its start date) on; an hourly series with neither starts
-        at the current hour, as a forecast runs forward from now."""
-        step = timeline.cadence(parent, self.entity, axis)
-        if step >= _DAY:
-            return dt.datetime.combine(self._anchor_date + step * index, dt.time(12)), True
-        first = dt.datetime.combine(self._anchor_date, dt.time())
-        if step == timeline.TIDE_STEP:  # the first high water falls anywhere in the day's first cycle
-            first += dt.timedelta(minutes=self.draw_offset % 372)
-        elif self._anchor_date == self.today and self.call_window == (None, None) \
-                and self.call_date(_SERIES_START_ARGS) is None:
-            first = self.now.replace(minute=0, second=0, microsecond=0)
-        return first + step * index, False
-
-    def _dated(self, fmt: str, kind: str | None, index: int | None, parent: str, name: str = "") -> str:
-        """Dates follow the session clock; items of a series step one day (or hour) apart."""
-        if index is not None:
-            moment, daily = self.series_moment(index, parent, name)
-            if daily:
-                return moment.date().isoformat() if fmt == "date" else f"{moment.date().isoformat()}T12:00:00Z"
-            return moment.date().isoformat() if fmt == "date" else moment.strftime("%Y-%m-%dT%H:%M:00Z")
-        # The call's window (dates it asks about) beats "current"; the response's own clock does not.
-        in_window = self.window_day(kind) if kind in _WINDOWED_KINDS else None
-        if in_window is None and (
-                kind in ("current_time", "now", "today", timeline.STAMPED) or self.current and kind in (None, "date", "datetime")):
-            if fmt == "date":
-                return self.today.isoformat()
-            return self.now_text() if kind == "now" else self.current_time_text()
-        if in_window is not None:
-            day = in_window
-        elif kind == "past_date":
-            day = self.today - dt.timedelta(days=self.rng.randint(1, 730))
-        elif kind == "future_date":
-            day = self.today + dt.timedelta(days=self.rng.randint(1, 90))
-        elif kind == "datetime" or (kind is None and fmt == "date-time"):
-            day = self.today - dt.timedelta(days=self.rng.randint(0, 30))
-        else:
-            day = self.today + dt.timedelta(days=self.rng.randint(-30, 30))
-        if fmt == "date":
-            return day.isoformat()
-        return f"{day.isoformat()}T{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 15, 30, 45)):02d}:00Z"
-
-    @functools.cached_property
-    def _anchor_date(self) -> dt.date:
-        """The first day of a series: the start of the call's window, its start date, or
-        today (a few days before the window's end, when the call sets only an end before today)."""
-        lo, hi = self.call_window
-        if lo is None and hi is not None and hi < self.today:
-            return hi - dt.timedelta(days=4)
-        start = lo or self.call_date(_SERIES_START_ARGS)
-        if start is None and not entity_words(self.entity).isdisjoint(_PAST_WORDS):
-            days = timeline.days_asked(self.args) or 5  # a history ends today, it does not start
-            return self.today - dt.timedelta(days=days - 1)
-        return start or self.today
-
-    # -- the call's time window (``timeline``) ---------------------------------------------
-
-    @functools.cached_property
-    def call_window(self) -> tuple[dt.date | None, dt.date | None]:
-        """The days the call's arguments bound (start/end, from/to, since/until)."""
-        return timeline.window(self.args)
-
-    @functools.cached_property
-    def call_years(self) -> tuple[int, int] | None:
-        """The years the call's arguments bound (min_year/max_year, start_year/end_year)."""
-        return timeline.year_window(self.args)
-
-    def window_day(self, kind: str | None = None) -> dt.date | None:
-        """A day inside the call's window (a month past an open end; for a ``past_date`` not
-        after today, for a ``future_date`` not before unless the whole window is past), or
-        None when the call sets no window (or none that leaves such a day)."""
-        lo, hi = self.call_window
-        if lo is None and hi is None:
-            return None
-        first: dt.date = lo if lo is not None else (hi or self.today) - dt.timedelta(days=30)
-        last: dt.date = hi if hi is not None else first + dt.timedelta(days=30)
-        if kind == "past_date":
-            last = min(last, self.today)
-        elif kind == "future_date" and last >= self.today:  # a window in the past asks for past events
-            first = max(first, self.today)
-        if last < first:
-            return None
-        return first + dt.timedelta(days=self.rng.randint(0, (last - first).days))
-
-    def window_time_text(self) -> str | None:
-        """A moment inside the call's window, as ISO text, or None when it sets none."""
-        day = self.window_day()
-        if day is None:
-            return None
-        return f"{day.isoformat()}T{self.rng.randint(0, 23):02d}:{self.rng.choice((0, 15, 30, 45)):02d}:00Z"
 
     def _limit(self) -> int | None:
         return next((v for k in _LIMIT_ARGS if isinstance(v := self.args.get(k), int) and not isinstance(v, bool)), None)
