@@ -22,12 +22,19 @@ from typing import Any
 
 from env_server.catalog.models import ToolSpec
 from env_server.simulators import invariants, timeline
+from env_server.simulators.answer_dates import (
+    LOWER_DATE_RE,
+    UPPER_DATE_RE,
+    date_window,
+    first_date_field,
+    into_window,
+    parse_day,
+)
 from env_server.simulators.arg_fields import field_for_arg, is_name_filter, named_like, shows_name
 from env_server.simulators.echoes import LONG_ECHO_CHARS, fits_schema
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import (
     DIRECTION_ARGS,
-    END_FIELD_RE,
     ISO_RE,
     LIMIT_ARGS,
     OFFSET_ARGS,
@@ -44,8 +51,6 @@ QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_que
               "phrase", "query_string", "searchterm", "search_text")
 _STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at", "to", "a", "an", "with", "by",
                         "from", "is", "are", "all", "any"})
-_LOWER_DATE_RE = re.compile(r"(^|_)(start|from|since|after|begin|gte|gt|min)(_|$)")
-_UPPER_DATE_RE = re.compile(r"(^|_)(end|to|until|before|lte|lt|max)(_|$)")
 _NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + OFFSET_ARGS + SORT_ARGS + DIRECTION_ARGS + (
     "fields", "format", "api_key", "apikey", "cursor", "page_token", "callback", "key", "token",
     # A coordinate is the centre a search looks around, not a value its rows share.
@@ -185,7 +190,7 @@ def _judged_filter(key: str, want: Any, fields: Mapping[str, str],
 def _window_arg(name: str, value: Any) -> bool:
     """A bound of a window (``start_date``, ``endDate``, ``published_after``, ``from``), not
     a value to equal."""
-    if not (_LOWER_DATE_RE.search(name) or _UPPER_DATE_RE.search(name)):
+    if not (LOWER_DATE_RE.search(name) or UPPER_DATE_RE.search(name)):
         return False
     if isinstance(value, str):
         return bool(ISO_RE.match(value))
@@ -217,12 +222,12 @@ def _row_day(row: Mapping[str, Any], when: str | None) -> dt.date | None:
     """The day a row happened on: its ``when`` field's, else its first date field's."""
     value = row.get(when) if when else None
     if isinstance(value, str) and ISO_RE.match(value):
-        return _day(value)
+        return parse_day(value)
     moment = timeline.moment(value, when or "") if value is not None else None
     if moment is not None:
         return moment.date()
     first = first_date_field(row)
-    return _day(row[first]) if first is not None else None
+    return parse_day(row[first]) if first is not None else None
 
 
 # -- fresh rows --------------------------------------------------------------------------
@@ -253,7 +258,7 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
             else:
                 _into_range(row, field, props[field], lower is True, want)
         if rules or window != (None, None):
-            _into_window(row, props, window)
+            into_window(row, props, window)
             invariants.enforce(row, args, rules)
         if words and not shows_term(row, words, props):
             _weave_term(row, term or "", props, entity)
@@ -336,74 +341,6 @@ def _into_range(row: dict[str, Any], field: str, schema: Any, lower: bool, bound
     new: int | float = int(math.ceil(moved) if lower else math.floor(moved)) if isinstance(value, int) else round(moved, 2)
     if isinstance(schema, dict) and fits_schema(new, schema):
         row[field] = new
-
-
-# -- dates -------------------------------------------------------------------------------
-
-
-def date_window(args: Mapping[str, Any]) -> tuple[dt.date | None, dt.date | None]:
-    """The dates a search is limited to: ``start_date``/``end_date``, ``from``/``to``,
-    ``published_after``/``published_before``, ``*_gte``/``*_lte`` …"""
-    lo = hi = None
-    for key, value in args.items():
-        if not isinstance(value, str) or not ISO_RE.match(value):
-            continue
-        day = _day(value)
-        name = snake(key)
-        if day is None:
-            continue
-        if _LOWER_DATE_RE.search(name) and lo is None:
-            lo = day
-        elif _UPPER_DATE_RE.search(name) and hi is None:
-            hi = day
-    if lo is not None and hi is not None and hi < lo:
-        return None, None  # a window that holds nothing: the rows are left as drawn
-    return lo, hi
-
-
-def first_date_field(row: Mapping[str, Any]) -> str | None:
-    """The field a date filter judges a row by: its first date that is not an end."""
-    return next((k for k, v in row.items() if not k.startswith("_") and isinstance(v, str) and ISO_RE.match(v)
-                 and not END_FIELD_RE.search(snake(k))), None)
-
-
-def _day(text: str) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(text[:10])
-    except ValueError:
-        return None
-
-
-def _into_window(row: dict[str, Any], props: dict[str, Any], window: tuple[dt.date | None, dt.date | None]) -> None:
-    """The row's first date lies inside the window; its end dates move along with it."""
-    lo, hi = window
-    dated = [k for k, v in row.items() if isinstance(v, str) and ISO_RE.match(v) and k in props]
-    first = first_date_field(row)
-    if first is None or first not in props:
-        return
-    day = _day(row[first])
-    if day is None or (lo is None or day >= lo) and (hi is None or day <= hi):
-        return
-    if lo is not None and hi is not None:
-        target = lo + dt.timedelta(days=(day - lo).days % ((hi - lo).days + 1))
-    elif lo is not None:
-        target = lo + dt.timedelta(days=(lo - day).days % 30)
-    elif hi is not None:
-        target = hi - dt.timedelta(days=(day - hi).days % 30)
-    else:
-        return
-    shift = target - day
-    for key in dated:  # the record happened then: its dates move together
-        moved = _shift(row[key], shift)
-        if moved is not None and fits_schema(moved, props[key]):
-            row[key] = moved
-
-
-def _shift(text: str, days: dt.timedelta) -> str | None:
-    day = _day(text)
-    if day is None:
-        return None
-    return (day + days).isoformat() + text[10:]
 
 
 # -- the term ----------------------------------------------------------------------------

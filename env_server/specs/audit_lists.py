@@ -19,9 +19,9 @@ from typing import Any
 
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.session_types import CallOutcome
+from env_server.simulators.answer_dates import date_window
 from env_server.simulators.answers import (
     QUERY_ARGS,
-    date_window,
     filter_misses,
     fits_question,
     search_term,
