@@ -12,7 +12,8 @@ first-line title (``poems``), models that agree and tides about mean sea level (
 the language of a record's own text (``text_language``), a phone lookup of the number sent
 (``phone_facts``), what kind of day a public holiday is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
-follows its name (``foreign_ids``).
+follows its name (``foreign_ids``), an issue's or a pull request's state, text and page
+(``tracker_facts``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from env_server.simulators import (
     scripture,
     tax_facts,
     text_language,
+    tracker_facts,
     us_zips,
     weather_conditions,
 )
@@ -67,7 +69,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 text_language.language_step(entity, props), phone_facts.lookup_step(name, entity, props),
                                 phone_facts.segments_step(props), holiday_facts.holiday_step(entity, props),
                                 parcel_facts.parcel_step(entity, props), event_hours.event_step(entity, props),
-                                money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props)]
+                                money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
+                                tracker_facts.tracker_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

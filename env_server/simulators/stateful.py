@@ -55,6 +55,7 @@ from env_server.simulators.rows import (
     properties_of,
     row_seed,
 )
+from env_server.simulators.tracker_facts import relink
 from env_server.simulators.writes import create_row, materialize, serve_by_id
 from state.world import RowState, canonical
 
@@ -231,6 +232,7 @@ def _row_key(listing: _Listing, item: dict[str, Any]) -> Any:
             return "h_" + call_seed(spec.profile.entity, item, 0).to_bytes(8, "big").hex()[:12]
         eid = world.next_id(spec.family, spec.profile.entity, entity_prefix(spec.profile.entity))
         item[idf] = eid if fields[idf].get("type") != "integer" else int_id(eid)
+        relink(item, idf)
     reader = listing.handle.rules.id_schemas.get((spec.family, spec.profile.entity))
     if reader is not None and not fits_schema(eid, reader) and idf in fields:
         eid = conform_id(eid, reader, fields[idf], item, idf)
@@ -275,6 +277,7 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
             if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
                 conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
+            relink(item, idf, scope)  # an issue's page names its number and repository
         item.pop(STATE_KEY, None)
         world.put(ns, p.entity, str(item[idf]), {**(scope or {}), **item})  # kept in its scope, shown or not
         ids.append(str(item[idf]))
