@@ -90,13 +90,13 @@ EQUIPMENT = frozenset({"station", "device", "sensor", "thermostat", "meter", "ga
 
 
 def equipment_name(gen: Generation) -> str:
-    """A name an owner gives a station or a sensor: ``Backyard station``, ``Roof sensor 2``,
+    """A name an owner gives a station or a sensor: ``Backyard Station``, ``Roof Sensor 2``,
     ``Lakeside Weather``."""
     sites = gen.facts.vocab.get("equipment_site").values
-    site = sites[gen.rng.randrange(len(sites))]
-    head = next((w for w in reversed(snake(gen.entity).split("_")) if w in EQUIPMENT), "station")
+    site = sites[gen.rng.randrange(len(sites))].title()
+    head = next((w for w in reversed(snake(gen.entity).split("_")) if w in EQUIPMENT), "station").title()
     roll = gen.rng.random()
-    if head == "station" and gen.category == "Weather" and roll < 0.25:
+    if head == "Station" and gen.category == "Weather" and roll < 0.25:
         return f"{site} Weather"
     if roll < 0.55:
         return f"{site} {head}"

@@ -13,8 +13,8 @@ from env_server.simulators.medium import WORK_TITLES, media_title_kind
 from env_server.simulators.records import default_facts
 from tests.env_server.free_play import call, catalog, env  # noqa: F401  (fixtures)
 
-_SITES = default_facts().vocab.get("equipment_site").values
-_NAMED = re.compile(r"^(?P<site>.+?) (station|Weather|sensor|device)( \d)?$")
+_SITES = {site.title() for site in default_facts().vocab.get("equipment_site").values}
+_NAMED = re.compile(r"^(?P<site>.+?) (Station|Weather|Sensor|Device)( \d)?$")
 
 
 def test_a_user_registered_weather_station_is_named_by_where_it_stands(env: ToolEnvironment):
