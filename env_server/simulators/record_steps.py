@@ -13,7 +13,8 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``phone_facts``), what kind of day a public holiday is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), an issue's or a pull request's state, text and page
-(``tracker_facts``), a shelter animal's breed of its species (``pet_facts``).
+(``tracker_facts``), a shelter animal's breed of its species (``pet_facts``), a three-word address
+(``w3w_facts``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from env_server.simulators import (
     text_language,
     tracker_facts,
     us_zips,
+    w3w_facts,
     weather_conditions,
 )
 
@@ -71,7 +73,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 phone_facts.segments_step(props), holiday_facts.holiday_step(entity, props),
                                 parcel_facts.parcel_step(entity, props), event_hours.event_step(entity, props),
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
-                                tracker_facts.tracker_step(entity, props), pet_facts.pet_step(entity, props)]
+                                tracker_facts.tracker_step(entity, props), pet_facts.pet_step(entity, props),
+                                w3w_facts.w3w_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
