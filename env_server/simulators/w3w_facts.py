@@ -45,7 +45,7 @@ def w3w_step(entity: str, props: Mapping[str, Any]) -> Step | None:
         if "rank" in record and index is not None:
             record["rank"] = index + 1
         if isinstance(record.get("map"), str):
-            record["map"] = f"https://w3w.co/{words}"
+            record["map"] = f"https://www.what3words.com/{words}"  # the API also writes w3w.co
         _square(record, gen)
 
     return step

@@ -27,7 +27,7 @@ def test_a_conversion_names_a_3_metre_square_around_the_point_asked_in_its_langu
     assert (out["coordinates"]["lat"], out["coordinates"]["lng"]) == (51.52, -0.19)
     sw, ne = out["square"]["southwest"], out["square"]["northeast"]
     assert 0 < (ne["lat"] - sw["lat"]) * 111_000 < 4 and sw["lng"] < out["coordinates"]["lng"] < ne["lng"]
-    assert out["map"] == f"https://w3w.co/{out['words']}"
+    assert out["map"] == f"https://www.what3words.com/{out['words']}"
 
 
 def test_converting_an_address_echoes_its_three_words(env: ToolEnvironment):
