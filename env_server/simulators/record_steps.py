@@ -14,7 +14,7 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), an issue's or a pull request's state, text and page
 (``tracker_facts``), a shelter animal's breed of its species (``pet_facts``), a three-word address
-(``w3w_facts``).
+(``w3w_facts``), a registry's packages about the term searched (``package_names``).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from env_server.simulators import (
     metar,
     money_facts,
     nutrition,
+    package_names,
     parcel_facts,
     pet_facts,
     phone_facts,
@@ -74,7 +75,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 parcel_facts.parcel_step(entity, props), event_hours.event_step(entity, props),
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
                                 tracker_facts.tracker_step(entity, props), pet_facts.pet_step(entity, props),
-                                w3w_facts.w3w_step(entity, props)]
+                                w3w_facts.w3w_step(entity, props),
+                                package_names.package_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
