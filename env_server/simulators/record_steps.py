@@ -14,7 +14,8 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), an issue's or a pull request's state, text and page
 (``tracker_facts``), a shelter animal's breed of its species (``pet_facts``), a three-word address
-(``w3w_facts``), a registry's packages about the term searched (``package_names``).
+(``w3w_facts``), a registry's packages about the term searched (``package_names``), a museum
+object whose department, medium, culture and date agree (``artwork_facts``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.simulators import (
     air_quality,
     alert_kinds,
+    artwork_facts,
     candles,
     coin_facts,
     cumulative,
@@ -76,7 +78,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
                                 tracker_facts.tracker_step(entity, props), pet_facts.pet_step(entity, props),
                                 w3w_facts.w3w_step(entity, props),
-                                package_names.package_step(entity, props)]
+                                package_names.package_step(entity, props),
+                                artwork_facts.artwork_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -25,6 +25,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
 from env_server.simulators.answers import (
+    QUERY_ARGS,
     answer_rows,
     answer_search,
     enum_match,
@@ -315,11 +316,14 @@ def _remember_id_list(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any],
     world, p, ns = handle.world, spec.profile, spec.family
     reader = handle.rules.id_schemas.get((ns, p.entity))
     values = []
+    # Each row remembers the term that found it: its reader shows a record about it (a museum
+    # object found by "sunflowers" is titled after them).
+    asked = {k: args[k] for k in QUERY_ARGS if isinstance(args.get(k), str)}
     for value in dict.fromkeys(v for v in out[coll] if isinstance(v, (str, int)) and not isinstance(v, bool)):
         if reader is not None and not fits_schema(value, reader):
             value = conform_id(value, reader, {"type": reader.get("type")}, {"id": value}, "id")
         if world.get(ns, p.entity, str(value)) is None:
-            world.put(ns, p.entity, str(value), {})
+            world.put(ns, p.entity, str(value), {QUERY_KEY: short_values(asked)} if asked else {})
         values.append(value)
     out[coll] = values
     query_key = canonical({k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS})
