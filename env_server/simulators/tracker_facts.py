@@ -108,20 +108,31 @@ def _agree_state(record: dict[str, Any], gen: Generation, states: tuple[str, ...
     if not isinstance(state, str):
         return
     low = state.lower()
-    created = _moment(record.get("created_at") or record.get("created_on") or record.get("created"))
-    updated_key = next((k for k in ("updated_at", "updated_on", "updated") if k in record), None)
-    end = min(gen.now, _moment(record.get(updated_key)) or gen.now) if updated_key else gen.now
-    start = created if created is not None and created < end else end - dt.timedelta(days=30)
     if low in _OPEN:
         for key in ("closed_at", "merged_at", "closed_on", "merged_on"):
             _unset(record, key, nullable)
         if record.get("state_reason") != "reopened":
             _unset(record, "state_reason", nullable)
         return
-    span = max(1, int((end - start).total_seconds() // 60))
-    closed = start + dt.timedelta(minutes=gen.rng.randint(max(1, span // 4), span))
+    closed = _closing_moment(record, gen)
     merged = low in _MERGED or (change and "merged" not in (s.lower() for s in states) and low == "closed"
                                 and gen.rng.random() < 0.7)
+    _close(record, gen, closed, merged, nullable, sent)
+
+
+def _closing_moment(record: Mapping[str, Any], gen: Generation) -> dt.datetime:
+    """When a closed record was closed: after it was opened, not after its last update or now."""
+    created = _moment(record.get("created_at") or record.get("created_on") or record.get("created"))
+    updated_key = next((k for k in ("updated_at", "updated_on", "updated") if k in record), None)
+    end = min(gen.now, _moment(record.get(updated_key)) or gen.now) if updated_key else gen.now
+    start = created if created is not None and created < end else end - dt.timedelta(days=30)
+    span = max(1, int((end - start).total_seconds() // 60))
+    return start + dt.timedelta(minutes=gen.rng.randint(max(1, span // 4), span))
+
+
+def _close(record: dict[str, Any], gen: Generation, closed: dt.datetime, merged: bool, nullable: frozenset[str],
+           sent: Mapping[str, Any]) -> None:
+    """A closed (or merged) record's dates, merge flags and reason."""
     for key in ("closed_at", "closed_on"):
         if key in record and key not in sent:
             record[key] = _stamp(closed)
