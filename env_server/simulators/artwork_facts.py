@@ -46,8 +46,12 @@ def artwork_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     if department is None or not any(k in props for k in (*_MEDIA, *_DATES, *_PUBLIC)):
         return None
 
+    closed = frozenset(k for k, s in props.items() if isinstance(s, dict) and s.get("enum"))
+    if department in closed:
+        return None  # a template's own short list of departments: not the Met's
+
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
-        sent = gen.snaked_args
+        sent = {**gen.snaked_args, **dict.fromkeys(snake(k) for k in closed)}  # closed lists keep their draws
         holdings = gen.facts.vocab.get("museum_collection").records
         asked = sent.get(snake(department))
         fact = next((r for r in holdings if r["department"] == asked), None) or holdings[
