@@ -40,8 +40,8 @@ def package_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     words = set(snake(entity).split("_"))
     if not words & _ENTITIES or words & _NOT_WHOLE or "name" not in props:
         return None
-    if not {"description", "latest", "keywords"} & set(props):
-        return None
+    if not {"description", "latest", "keywords"} & set(props) or not {"version", "versions", "license"} & set(props):
+        return None  # a package is versioned and licensed; a reading list called a library is not
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         sent = gen.snaked_args
