@@ -82,3 +82,22 @@ def _words(key: str) -> str:
 
 def _text(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+# Things people install and name by where they put them: a weather station, a sensor, a device.
+EQUIPMENT = frozenset({"station", "device", "sensor", "thermostat", "meter", "gauge", "camera", "hub", "gateway",
+                       "node", "monitor", "probe", "detector", "logger", "tracker", "beacon", "controller"})
+
+
+def equipment_name(gen: Generation) -> str:
+    """A name an owner gives a station or a sensor: ``Backyard Station``, ``Roof Sensor 2``,
+    ``Lakeside Weather``."""
+    sites = gen.facts.vocab.get("equipment_site").values
+    site = sites[gen.rng.randrange(len(sites))].title()
+    head = next((w for w in reversed(snake(gen.entity).split("_")) if w in EQUIPMENT), "station").title()
+    roll = gen.rng.random()
+    if head == "Station" and gen.category == "Weather" and roll < 0.25:
+        return f"{site} Weather"
+    if roll < 0.55:
+        return f"{site} {head}"
+    return f"{site} {head} {gen.rng.randint(1, 6)}"

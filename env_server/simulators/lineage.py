@@ -23,6 +23,7 @@ from env_server.simulators.echoes import fits_schema
 from env_server.simulators.naming import snake
 from env_server.simulators.plans import singular
 from env_server.simulators.rows import CONTROL_PARAMS, QUERY_KEY, STATE_KEY, StateHandle, properties_of, scalars
+from env_server.simulators.tracker_facts import relink
 from state.world import RowState, World
 
 # Row fields a reader may be asked by instead of the id.
@@ -129,6 +130,8 @@ def adopt_rows(world: World, spec: ToolSpec, rows: list[tuple[str, RowState]],
     for eid, row in rows:
         missing = {k: v for k, v in scope.items() if k not in row.data}
         if missing:
-            row = world.put(spec.family, spec.profile.entity, eid, {**row.data, **missing})
+            data = {**row.data, **missing}
+            relink(data, spec.profile.id_field or "id", scope)  # an issue's page is in its repository
+            row = world.put(spec.family, spec.profile.entity, eid, data)
         adopted.append((eid, row))
     return adopted

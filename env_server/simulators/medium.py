@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from env_server.simulators.compose import EQUIPMENT
 from env_server.simulators.naming import snake, title_kind
 
 if TYPE_CHECKING:
@@ -86,7 +87,31 @@ def record_medium(gen: Generation) -> str | None:
 
 def media_title_kind(gen: Generation) -> str:
     """The vocabulary a record's title comes from, its medium considered: a "show" on a video
-    API is a TV series (not a concert), an "item" on a music store a song."""
+    API is a TV series (not a concert), an "item" on a music store a song. A creative work's
+    title is for a media provider's records only: a weather station, a financial series or an
+    earnings release elsewhere is named for what it is (``non_work_title``)."""
+    kind = _medium_title_kind(gen)
+    if kind in WORK_TITLES and gen.category and gen.category.strip().lower() not in MEDIA_CATEGORIES:
+        return non_work_title(gen.entity)
+    return kind
+
+
+# Vocabularies of creative works' titles, and the catalog categories whose records are works.
+WORK_TITLES = frozenset({"song_title", "album_title", "band_name", "playlist_name", "tv_show_title", "film_title",
+                         "anime_title", "book_title", "game_title", "podcast_title", "video_title", "show_title",
+                         "artwork_title"})
+MEDIA_CATEGORIES = frozenset({"music", "video", "anime", "books", "games & comics", "entertainment", "art & design",
+                              "photography", "news", "social", "personality", "events", "government", "test data"})
+
+
+@functools.lru_cache(maxsize=4096)
+def non_work_title(entity: str) -> str:
+    """The title kind of a record that is not a creative work: a device's owner-given name, or a
+    name composed from its entity."""
+    return "equipment_name" if set(snake(entity).split("_")) & EQUIPMENT else "entity_title"
+
+
+def _medium_title_kind(gen: Generation) -> str:
     kind = title_kind(gen.entity)
     if gen.category.strip().lower() == NEWS and _OUTLET_WORDS & set(snake(gen.entity).split("_")):
         return "news_outlet"

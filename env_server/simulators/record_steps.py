@@ -15,7 +15,10 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
 a fact about the number asked (``number_facts``), a taxon's rank and
-authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``).
+authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue's or a pull request's state, text and page
+(``tracker_facts``), a shelter animal's breed of its species (``pet_facts``), a three-word address
+(``w3w_facts``), a registry's packages about the term searched (``package_names``), a museum
+object whose department, medium, culture and date agree (``artwork_facts``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.simulators import (
     air_quality,
     alert_kinds,
+    artwork_facts,
     candles,
     coin_facts,
     cumulative,
@@ -37,8 +41,10 @@ from env_server.simulators import (
     money_facts,
     number_facts,
     nutrition,
+    package_names,
     parcel_facts,
     performer_facts,
+    pet_facts,
     phone_facts,
     poems,
     product_facts,
@@ -49,7 +55,9 @@ from env_server.simulators import (
     taxon_facts,
     text_language,
     uk_postcodes,
+    tracker_facts,
     us_zips,
+    w3w_facts,
     weather_conditions,
 )
 
@@ -79,7 +87,11 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
                                 performer_facts.performer_step(entity, props),
                                 number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
-                                uk_postcodes.postcode_step(entity, props)]
+                                uk_postcodes.postcode_step(entity, props),
+                                tracker_facts.tracker_step(entity, props), pet_facts.pet_step(entity, props),
+                                w3w_facts.w3w_step(entity, props),
+                                package_names.package_step(entity, props),
+                                artwork_facts.artwork_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

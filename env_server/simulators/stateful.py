@@ -25,6 +25,7 @@ from typing import Any
 from env_server.catalog.models import Operation, ToolSpec
 from env_server.simulators import timeline
 from env_server.simulators.answers import (
+    QUERY_ARGS,
     answer_rows,
     answer_search,
     enum_match,
@@ -55,6 +56,7 @@ from env_server.simulators.rows import (
     properties_of,
     row_seed,
 )
+from env_server.simulators.tracker_facts import relink
 from env_server.simulators.writes import create_row, materialize, serve_by_id
 from state.world import RowState, canonical
 
@@ -231,6 +233,7 @@ def _row_key(listing: _Listing, item: dict[str, Any]) -> Any:
             return "h_" + call_seed(spec.profile.entity, item, 0).to_bytes(8, "big").hex()[:12]
         eid = world.next_id(spec.family, spec.profile.entity, entity_prefix(spec.profile.entity))
         item[idf] = eid if fields[idf].get("type") != "integer" else int_id(eid)
+        relink(item, idf)
     reader = listing.handle.rules.id_schemas.get((spec.family, spec.profile.entity))
     if reader is not None and not fits_schema(eid, reader) and idf in fields:
         eid = conform_id(eid, reader, fields[idf], item, idf)
@@ -275,6 +278,7 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             item[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
             if reader is not None and not fits_schema(item[idf], reader):  # readers must accept it
                 conform_id(item[idf], reader, id_schema if isinstance(id_schema, dict) else {}, item, idf)
+            relink(item, idf, scope)  # an issue's page names its number and repository
         item.pop(STATE_KEY, None)
         world.put(ns, p.entity, str(item[idf]), {**(scope or {}), **item})  # kept in its scope, shown or not
         ids.append(str(item[idf]))
@@ -312,11 +316,14 @@ def _remember_id_list(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any],
     world, p, ns = handle.world, spec.profile, spec.family
     reader = handle.rules.id_schemas.get((ns, p.entity))
     values = []
+    # Each row remembers the term that found it: its reader shows a record about it (a museum
+    # object found by "sunflowers" is titled after them).
+    asked = {k: args[k] for k in QUERY_ARGS if isinstance(args.get(k), str)}
     for value in dict.fromkeys(v for v in out[coll] if isinstance(v, (str, int)) and not isinstance(v, bool)):
         if reader is not None and not fits_schema(value, reader):
             value = conform_id(value, reader, {"type": reader.get("type")}, {"id": value}, "id")
         if world.get(ns, p.entity, str(value)) is None:
-            world.put(ns, p.entity, str(value), {})
+            world.put(ns, p.entity, str(value), {QUERY_KEY: short_values(asked)} if asked else {})
         values.append(value)
     out[coll] = values
     query_key = canonical({k: args[k] for k in sorted(args) if k not in CONTROL_PARAMS})

@@ -44,7 +44,7 @@ from env_server.simulators.coherent_kinds import (
     vin_country,
     vin_year,
 )
-from env_server.simulators.compose import entity_summary, entity_title, record_summary
+from env_server.simulators.compose import entity_summary, entity_title, equipment_name, record_summary
 from env_server.simulators.dev_kinds import DEV_KINDS
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.domain_texts import DOMAIN_TEXT_KINDS
@@ -234,6 +234,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
     "entity_title": entity_title,
+    "equipment_name": equipment_name,
     "entity_summary": lambda g: entity_summary(g, _record_title(g)),
     "description": lambda g: draw_kind(description_kind(g.entity), g),
     # A generic record's description: its entity's own texts where a vocabulary has them.

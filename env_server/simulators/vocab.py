@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # Record fields named differently across vocabularies that mean the same thing.
 KEY_ALIASES = {"sci_name": "scientific_name", "family_sci_name": "family"}
-SLOTS = ("city", "country", "first_name", "weekday", "term")  # "term": search answers only (term_weave)
+SLOTS = ("city", "country", "first_name", "weekday", "term", "title")
+# "term": search answers only (term_weave); "title": an issue's own title (tracker_facts)
 _SLOT_RE = re.compile(r"\{([a-z_]+)\}")
 
 

@@ -43,6 +43,7 @@ from env_server.simulators.rows import (
     properties_of,
     scalars,
 )
+from env_server.simulators.tracker_facts import relink
 from state.world import RowState, World
 
 
@@ -107,6 +108,7 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
     out[idf] = int_id(eid) if isinstance(id_schema, dict) and id_schema.get("type") == "integer" else eid
     if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
         conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
+    relink(out, idf)  # an issue's page names its number
 
 
 _NOT_INHERITED = frozenset({"status", "created_at", "updated_at", "id"})

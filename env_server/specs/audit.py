@@ -34,6 +34,7 @@ from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.text_kinds import sentence_spans, word_spans
 from env_server.specs import audit_lists
+from env_server.specs.agreement_checks import agreement_hits
 from env_server.specs.air_checks import air_hits
 from env_server.specs.audit_checks import (
     CheckKind,
@@ -286,6 +287,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
         yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
+        yield from _tag(CheckKind.DOMAIN, agreement_hits(spec, result))  # issues' states, breeds, museum objects
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
                                                     current=reports_current(spec)))
