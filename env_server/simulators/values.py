@@ -54,7 +54,6 @@ from env_server.simulators.draws import (
     INGREDIENTS,
     MIME,
     STATUSES,
-    TEAMS,
     WEEKDAYS,
     between,
     chosen,
@@ -78,6 +77,7 @@ from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
 from env_server.simulators.medium import media_title_kind
+from env_server.simulators.sport_teams import racing_team, team
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -228,7 +228,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "author": lambda g: g.rng.choice(faker_pool("name")),
     "player": lambda g: g.rng.choice(faker_pool("name")),
     "artist": _artist,
-    "team": chosen(TEAMS),
+    "team": team,
+    "racing_team": racing_team,
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
     "entity_title": entity_title,
