@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from env_server.simulators.agreement_rules import AGREEMENT_RULES, FILLED, ORDERED
 from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
@@ -269,6 +270,10 @@ RULES: tuple[Rule, ...] = (
              "created_at", "created")),
     Ordered("updated after created", ("updated_at", "updated", "modified_at", "last_modified"),
             ("created_at", "created", "created_on")),
+    # A part is at most its whole: an order fills no more than was ordered, a quota is not overdrawn.
+    Ordered("ordered quantity at least the filled", ORDERED, FILLED),
+    Ordered("quota at least its use", ("quota", "plan_quota", "limit", "rate_limit", "total_quota"),
+            ("used", "quota_used", "requests_used", "remaining", "requests_remaining", "quota_remaining")),
     Derived("change is price minus previous close", CHANGE, (PRICE, PREVIOUS), lambda p, pc: p - pc, 2, 0.011),
     Derived("change percent follows change", CHANGE_PCT, (CHANGE, PREVIOUS), lambda d, pc: d / pc * 100, 2, 0.011),
     Derived("change is end rate minus start rate", ("change",), (("end_rate",), ("start_rate",)),
@@ -288,6 +293,7 @@ RULES: tuple[Rule, ...] = (
 )
 RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs that spell names (content_rules)
 RULES = (*RULES, *COUNT_RULES)  # a count of the record's own list is its length (count_rules)
+RULES = (*RULES, *AGREEMENT_RULES)  # fills that follow statuses, abbreviations that spell names (agreement_rules)
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:

@@ -77,7 +77,6 @@ from env_server.simulators.market_figures import FIGURE_KINDS
 from env_server.simulators.media_kinds import MEDIA_KINDS
 from env_server.simulators.media_numbers import MEDIA_NUMBER_KINDS
 from env_server.simulators.medium import media_title_kind
-from env_server.simulators.sport_teams import racing_team, team
 from env_server.simulators.naming import (
     GENERIC_HINTS,
     description_kind,
@@ -92,6 +91,7 @@ from env_server.simulators.product_facts import PRODUCT_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
+from env_server.simulators.sport_teams import racing_team, team
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.us_zips import ZIP_KINDS
