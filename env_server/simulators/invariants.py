@@ -299,8 +299,12 @@ RULES = (*RULES, *AGREEMENT_RULES)  # fills that follow statuses, abbreviations 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
     """The rules that can bind a record with these fields (chosen once per schema)."""
     names = set(fields)
+    # A field the schema closes to an enum keeps its listed value (a real team code stays).
+    closed = {k for k, v in fields.items() if isinstance(v, dict) and "enum" in v} if isinstance(fields, Mapping) else set()
 
     def binds(rule: Rule) -> bool:
+        if getattr(rule, "open_fields_only", False) and names & set(getattr(rule, "field", ())) <= closed:
+            return False
         if isinstance(rule, Derived):
             return bool(names & set(rule.target))
         if isinstance(rule, Ordered):

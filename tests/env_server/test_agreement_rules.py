@@ -54,6 +54,12 @@ def test_an_abbreviation_the_call_sent_stays():
     assert AbbreviationSpells().violation(record, {"team": "TOR"}) is None
 
 
-def test_league_tables_abbreviate_the_teams_they_list(env: ToolEnvironment):
-    rows = call(env, "nhl_get_standings")["standings"]
-    assert rows and all(r["teamAbbrev"] == abbreviation_of(r["teamName"]) for r in rows)
+def test_a_listed_agency_is_abbreviated_from_its_name(env: ToolEnvironment):
+    rows = call(env, "launchlibrary_list_agencies")["results"]
+    assert rows and all(r["abbrev"] == abbreviation_of(r["name"]) for r in rows)
+
+
+def test_an_abbreviation_the_schema_lists_keeps_its_listed_value(env: ToolEnvironment, catalog):
+    listed = catalog.tools["nhl_get_standings"].output_schema["properties"]["standings"]["items"]["properties"]
+    for row in call(env, "nhl_get_standings")["standings"]:
+        assert row["teamAbbrev"] in listed["teamAbbrev"]["enum"]
