@@ -29,9 +29,6 @@ INGREDIENTS = ("chicken", "tomato", "basil", "garlic", "rice", "chickpeas", "spi
 COMPASS = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
 POS = ("noun", "verb", "adjective", "adverb")
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-TEAMS = ("Lakers", "Celtics", "Warriors", "Arsenal", "Real Madrid", "Bayern Munich", "Yankees", "Dodgers",
-         "Packers", "Chiefs", "Juventus", "Ajax", "Liverpool", "Barcelona", "Bulls", "Knicks", "Red Sox",
-         "Manchester City", "Paris Saint-Germain", "Inter Milan", "Boston Bruins", "Toronto Maple Leafs")
 
 # Faker-backed kinds draw from a pool Faker made once with a fixed seed: the values are
 # Faker's (realistic, locale-aware), the per-call cost one choice.

@@ -105,6 +105,7 @@ class Generation(CallClock):
         link: str | None = None,
         home: str | None = None,
         category: str = "",
+        about: str = "",
     ) -> None:
         # Annotated so values.py (which imports this module back) can type-check its reads.
         self.seed: int = seed
@@ -127,6 +128,7 @@ class Generation(CallClock):
         self.link: str | None = link
         self.home: str | None = home  # the profile's place: where records are when the call names none
         self.category: str = category  # the provider's catalog category: says a vague record's medium
+        self.about: str = about  # the tool's description: says which sport its teams play
         # Snake-case names of the values in ``args`` that are the record's own (a stored row's, the
         # id and title a read or write names), made on first need: nested items (a release's
         # tracks) do not repeat them.

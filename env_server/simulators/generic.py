@@ -40,6 +40,7 @@ def simulate_generic(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, *, a
         link=spec.link,
         home=profile.place,
         category=spec.category,
+        about=spec.description,
     )
     if profile.operation not in (Operation.SEARCH, Operation.LIST):  # a read's or a write's parts are not it
         gen.record_only_from = lambda: own_arg_names(args, profile.id_param)

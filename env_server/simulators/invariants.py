@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from env_server.simulators.agreement_rules import AGREEMENT_RULES, FILLED, ORDERED
 from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
@@ -278,6 +279,10 @@ RULES: tuple[Rule, ...] = (
     # A reply's thread_ts is its parent's ts, never after its own (Slack): a message listed with
     # a thread that seems to start later is that thread's parent.
     Ordered("thread starts at or before its message", ("ts",), ("thread_ts",), lowers=True),
+    # A part is at most its whole: an order fills no more than was ordered, a quota is not overdrawn.
+    Ordered("ordered quantity at least the filled", ORDERED, FILLED),
+    Ordered("quota at least its use", ("quota", "plan_quota", "limit", "rate_limit", "total_quota"),
+            ("used", "quota_used", "requests_used", "remaining", "requests_remaining", "quota_remaining")),
     Derived("change is price minus previous close", CHANGE, (PRICE, PREVIOUS), lambda p, pc: p - pc, 2, 0.011),
     Derived("change percent follows change", CHANGE_PCT, (CHANGE, PREVIOUS), lambda d, pc: d / pc * 100, 2, 0.011),
     Derived("change is end rate minus start rate", ("change",), (("end_rate",), ("start_rate",)),
@@ -299,13 +304,18 @@ RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs 
 # After the energy follows the macros: its kilojoules follow its kilocalories.
 RULES = (*RULES, Derived("kilojoules from kilocalories", KILOJOULES, (ENERGY,), lambda kcal: kcal * KJ_PER_KCAL, 1, 0.11))
 RULES = (*RULES, *COUNT_RULES)  # a count of the record's own list is its length (count_rules)
+RULES = (*RULES, *AGREEMENT_RULES)  # fills that follow statuses, abbreviations that spell names (agreement_rules)
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
     """The rules that can bind a record with these fields (chosen once per schema)."""
     names = set(fields)
+    # A field the schema closes to an enum keeps its listed value (a real team code stays).
+    closed = {k for k, v in fields.items() if isinstance(v, dict) and "enum" in v} if isinstance(fields, Mapping) else set()
 
     def binds(rule: Rule) -> bool:
+        if getattr(rule, "open_fields_only", False) and names & set(getattr(rule, "field", ())) <= closed:
+            return False
         if isinstance(rule, Derived):
             return bool(names & set(rule.target))
         if isinstance(rule, Ordered):

@@ -356,6 +356,8 @@ def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
     iced tea)."""
     if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
         return narrowed
+    if low in ("constructor", "constructor_name"):
+        return "racing_team"  # a Formula One constructor, whatever the tool calls its teams
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if low in _TASK_TEXT and title_kind(entity) == "task_title" and (hint is None or hint in _TASK_HINTS):

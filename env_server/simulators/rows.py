@@ -117,7 +117,7 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     gen = Generation(seed=row_seed(ctx, spec.family, spec.profile.entity, eid), today=ctx.today, args=context,
                      entity=spec.profile.entity, hints=spec.profile.hints, session_seed=ctx.seed, now=ctx.now,
                      current=reports_current(spec), plans=ctx.plans, provider=spec.provider, link=spec.link,
-                     home=spec.profile.place, category=spec.category)
+                     home=spec.profile.place, category=spec.category, about=spec.description)
     gen.row_keys = frozenset(snake(k) for k in known if k not in args)
     gen.record_only_from = lambda: gen.row_keys | own_arg_names(args, spec.profile.id_param)
     base = gen.fill(schema)

@@ -256,7 +256,7 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
     seed = row_seed(ctx, ns, p.entity, query)
     gen = Generation(seed=seed, today=ctx.today, args=wanted, entity=p.entity, hints=p.hints, session_seed=ctx.seed,
                      now=session_now(ctx.today, 0), plans=ctx.plans, provider=spec.provider, link=spec.link,
-                     home=p.place, category=spec.category)
+                     home=p.place, category=spec.category, about=spec.description)
     count = gen.rng.randint(*BASE_ROWS) if not wanted else gen.rng.randint(1, 2)
     id_schema = properties_of(item_schema).get(idf, {"type": "string"})
     ids = []

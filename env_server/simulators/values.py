@@ -54,7 +54,6 @@ from env_server.simulators.draws import (
     INGREDIENTS,
     MIME,
     STATUSES,
-    TEAMS,
     WEEKDAYS,
     between,
     chosen,
@@ -93,6 +92,7 @@ from env_server.simulators.public_money import PUBLIC_MONEY_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
+from env_server.simulators.sport_teams import racing_team, team
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.uk_postcodes import UK_POSTCODE_KINDS
@@ -230,7 +230,8 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "author": lambda g: g.rng.choice(faker_pool("name")),
     "player": lambda g: g.rng.choice(faker_pool("name")),
     "artist": _artist,
-    "team": chosen(TEAMS),
+    "team": team,
+    "racing_team": racing_team,
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
     "entity_title": entity_title,

@@ -1,0 +1,67 @@
+"""Teams of the sport an API is about: a Formula One table lists constructors, a cricket
+scoreboard national sides, an NHL standings table hockey clubs, never the Knicks in all three.
+
+The sport follows from words of the provider's name and the tool's description (decided once
+per pair, cached), or from a ``sport`` argument; an API that names none is taken to be about
+football, the sport most multi-sport databases mostly hold. The teams are facts, listed by sport
+in ``tool_specs/reference/sports_teams.json``. One answer names a team once while others remain:
+a fixture's two sides differ, a league table's rows are distinct clubs.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from env_server.simulators.generate import Generation
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> tuple[str, tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]]:
+    data = json.loads((resources.files("tool_specs") / "reference" / "sports_teams.json").read_text(encoding="utf-8"))
+    sports = tuple(
+        (s["sport"], re.compile(r"\b(" + "|".join(re.escape(k) for k in s["keywords"]) + r")\b"), tuple(s["teams"]))
+        for s in data["sports"])
+    return data["default"], sports
+
+
+@functools.lru_cache(maxsize=4096)
+def sport_of(text: str) -> str:
+    """The sport a provider's name and a tool's description speak of (the default if none)."""
+    default, sports = _table()
+    low = text.lower()
+    for sport, words, _ in sports:
+        if words.search(low):
+            return sport
+    return default
+
+
+@functools.lru_cache(maxsize=16)
+def teams_of(sport: str) -> tuple[str, ...]:
+    default, sports = _table()
+    by_sport = {s: teams for s, _, teams in sports}
+    return by_sport.get(sport) or by_sport[default]
+
+
+def team(gen: Generation) -> str:
+    """A team of the call's sport, not yet named in this answer while others remain."""
+    asked = gen.snaked_args.get("sport")
+    sport = sport_of(asked) if isinstance(asked, str) and asked else sport_of(f"{gen.provider} {gen.about}")
+    options = teams_of(sport)
+    used: set[str] = gen.scope.top.values.setdefault("drawn:team", set())
+    value = gen.rng.choice(options)
+    for _ in range(4):
+        if value not in used or len(used) >= len(options):
+            break
+        value = gen.rng.choice(options)
+    used.add(value)
+    return value
+
+
+def racing_team(gen: Generation) -> str:
+    """A Formula One constructor (a ``constructorName``), whatever words the tool uses."""
+    return gen.rng.choice(teams_of("motor_racing"))
