@@ -15,7 +15,8 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
 a fact about the number asked (``number_facts``), a taxon's rank and
-authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``).
+authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), a dictionary record of the word asked
+(``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from env_server.simulators import (
     event_hours,
     foreign_ids,
     holiday_facts,
+    lexicon_answers,
+    lexicon_lists,
     marine_kinds,
     metar,
     money_facts,
@@ -79,7 +82,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
                                 performer_facts.performer_step(entity, props),
                                 number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
-                                uk_postcodes.postcode_step(entity, props)]
+                                uk_postcodes.postcode_step(entity, props),
+                                lexicon_answers.lexicon_step(name, entity, props),
+                                lexicon_lists.word_list_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
