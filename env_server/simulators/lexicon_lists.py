@@ -53,7 +53,11 @@ def related_words(lex: Lexicon, word: str, relation: str) -> list[str]:
 def means_like(lex: Lexicon, word: str) -> list[tuple[str, Sense]]:
     """Words close in meaning: each sense's synonyms, then its similar words, then broader ones."""
     found: dict[str, Sense] = {}
-    for sense in lex.senses(word):
+    senses = lex.senses(word)
+    if not senses and " " in word.strip():  # a description ("ringing in the ears"): its longest words' senses
+        words = sorted((w for w in re.findall(r"[a-z]+", word.lower()) if len(w) > 3), key=len, reverse=True)
+        senses = tuple(s for w in words[:3] for s in lex.senses(w)[:2])
+    for sense in senses:
         near = [(w, sense) for w in sense.words]
         near += [(w, s) for s in lex.related(sense, ("&", "^", "+")) for w in s.words[:2]]
         near += [(s.words[0], s) for s in lex.related(sense, ("@", "@i"))]
