@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.errors import EntityNotFoundError
 from env_server.simulators import lexicon_lists
 from env_server.simulators.lexicon import Lexicon, Sense
+from env_server.simulators.naming import snake
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -74,7 +75,12 @@ def _base(record: dict[str, Any], key: str, i: int) -> dict[str, Any]:
 def fill_sense(item: dict[str, Any], props: Mapping[str, Any], sense: Sense, look: Lookup) -> dict[str, Any]:
     """``item`` with every lexical field of ``props`` set from ``sense``."""
     for key in props:
-        if key in _POS_KEYS:
+        name = snake(key)
+        if name in _POS_KEYS:
+            item[key] = sense.part_of_speech
+        elif name in ("definition", "example") and name != key:
+            item[key] = sense.definition if name == "definition" else (sense.examples or ("",))[0]
+        elif key in _POS_KEYS:
             item[key] = sense.part_of_speech
         elif key in _DEF_KEYS or (key == "text" and "source_dictionary" in props):
             item[key] = sense.definition
@@ -90,8 +96,6 @@ def fill_sense(item: dict[str, Any], props: Mapping[str, Any], sense: Sense, loo
             item[key] = []
         elif key == "type_of":
             item[key] = look.broader(sense)
-    if item.get("example") == "" and "example" in props:
-        del item["example"]
     return item
 
 
@@ -110,7 +114,16 @@ def _flat(key: str) -> Filler:
             if "source_dictionary" in props:
                 item.update(source_dictionary="wordnet", attribution_text=WORDNET_ATTRIBUTION, sequence=i)
         record[key] = items
+        if isinstance(record.get("total"), int):
+            record["total"] = len(items)
     return fill
+
+
+def _one_sense(record: dict[str, Any], look: Lookup) -> None:
+    """A record that is one sense of the word: the first of the part of speech asked, else the first."""
+    asked = str(look.gen.snaked_args.get("part_of_speech") or "").lower()
+    sense = next((s for s in look.senses if s.part_of_speech == asked), look.senses[0])
+    fill_sense(record, look.props, sense, look)
 
 
 def _grouped(key: str) -> Filler:
@@ -206,6 +219,8 @@ def _filler_for(props: Mapping[str, Any]) -> Filler | None:
     for key in ("senses", "definitions", "results"):
         if key in keys and items_of(key) & {"definition", "gloss", "synonyms", "text"}:
             return _flat(key)
+    if "definition" in keys and "word" in keys:
+        return _one_sense
     if "phonetics" in keys or "pronunciations" in keys:
         return _phonetics
     return lexicon_lists.list_filler(props)
@@ -213,7 +228,7 @@ def _filler_for(props: Mapping[str, Any]) -> Filler | None:
 
 def lexicon_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
     """The step that answers a dictionary record with the call's word's own senses, or None."""
-    if "word" not in props or not _is_lexical(entity):
+    if "word" not in props and not _is_lexical(entity):
         return None
     filler = _filler_for(props)
     if filler is None:
@@ -230,11 +245,13 @@ def lexicon_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | Non
         _drop_sounds(record, props)
         if "entry_label" in record:
             record["entry_label"] = look.word
+        if isinstance(record.get("source_urls"), list):
+            record["source_urls"] = [f"https://en.wiktionary.org/wiki/{look.word}"]
 
     return step
 
 
-_LEXICAL_ENTITIES = frozenset({"dictionary_entry", "word_entry", "meaning", "thesaurus_entry", "pronunciation",
+_LEXICAL_ENTITIES = frozenset({"synonym", "antonym", "example", "dictionary_entry", "word_entry", "meaning", "thesaurus_entry", "pronunciation",
                                "definition", "word_details", "word_relation", "lemma", "example_sentence"})
 
 
