@@ -59,7 +59,7 @@ def means_like(lex: Lexicon, word: str) -> list[tuple[str, Sense]]:
         senses = tuple(s for w in words[:3] for s in lex.senses(w)[:2])
     for sense in senses:
         near = [(w, sense) for w in sense.words]
-        near += [(w, s) for s in lex.related(sense, ("&", "^", "+")) for w in s.words[:2]]
+        near += [(w, s) for s in lex.related(sense, ("&", "^")) for w in s.words[:2]]
         near += [(s.words[0], s) for s in lex.related(sense, ("@", "@i"))]
         for w, s in near:
             if w.lower() != word.lower():
