@@ -18,7 +18,8 @@ a fact about the number asked (``number_facts``), a taxon's rank and
 authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue's or a pull request's state, text and page
 (``tracker_facts``), a shelter animal's breed of its species (``pet_facts``), a three-word address
 (``w3w_facts``), a registry's packages about the term searched (``package_names``), a museum
-object whose department, medium, culture and date agree (``artwork_facts``).
+object whose department, medium, culture and date agree (``artwork_facts``), a dictionary record of the word asked
+(``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from env_server.simulators import (
     event_hours,
     foreign_ids,
     holiday_facts,
+    lexicon_answers,
+    lexicon_lists,
     marine_kinds,
     metar,
     money_facts,
@@ -91,7 +94,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 tracker_facts.tracker_step(entity, props), pet_facts.pet_step(entity, props),
                                 w3w_facts.w3w_step(entity, props),
                                 package_names.package_step(entity, props),
-                                artwork_facts.artwork_step(entity, props)]
+                                artwork_facts.artwork_step(entity, props),
+                                lexicon_answers.lexicon_step(name, entity, props),
+                                lexicon_lists.word_list_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

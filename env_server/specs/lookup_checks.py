@@ -7,7 +7,9 @@
 * a taxon whose rank does not fit its name (a binomial that is no species, one word that is
   a species);
 * a postcode record of a UK nation whose coordinates lie outside the UK, or whose nation is
-  not its postcode area's.
+  not its postcode area's;
+* a dictionary record for the ``word`` asked whose synonyms are not WordNet synonyms of the
+  word, or whose definition is none of the word's WordNet senses.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from env_server.simulators.number_facts import FACT_TYPES
+from env_server.simulators.records import default_facts
 from env_server.simulators.uk_postcodes import NATIONS, area_of, in_uk
 from env_server.specs.audit_checks import walk_records
 
@@ -33,6 +36,26 @@ def lookup_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
         found += fact_hits(path, args, record)
         found += rank_hits(path, record)
         found += postcode_hits(path, record)
+        found += lexical_hits(path, args, record)
+    return found
+
+
+def lexical_hits(path: str, args: Mapping[str, Any], record: Mapping[str, Any]) -> list[Hit]:
+    """A sense of the word asked is one of its WordNet senses, and its synonyms are the word's."""
+    word = args.get("word")
+    synonyms, definition = record.get("synonyms"), record.get("definition")
+    if not isinstance(word, str) or not word.strip() or not (isinstance(synonyms, list) or isinstance(definition, str)):
+        return []
+    senses = default_facts().reference.lexicon.senses(word)
+    if not senses:
+        return [(path, f"a dictionary record for {word!r}, a word WordNet does not know")]
+    found: list[Hit] = []
+    own = {w.lower() for s in senses for w in s.words}
+    strange = [w for w in synonyms or () if isinstance(w, str) and w.lower() not in own]
+    if strange:
+        found.append((f"{path}.synonyms", f"synonyms of {word!r} that WordNet does not give: {strange[:4]}"))
+    if isinstance(definition, str) and definition not in {s.definition for s in senses}:
+        found.append((f"{path}.definition", f"a definition that is none of {word!r}'s senses: {definition[:60]!r}"))
     return found
 
 

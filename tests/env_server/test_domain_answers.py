@@ -45,14 +45,14 @@ def test_rhymes_end_like_the_word_and_similar_meanings_are_synonyms(env: ToolEnv
     rhymes = [r["word"] for r in call(env, "datamuse_find_rhymes", rhymes_with="exposure")["results"]]
     assert rhymes and all(w.endswith("ure") for w in rhymes), rhymes
     similar = {r["word"] for r in call(env, "datamuse_find_similar_meaning", means_like="abandon")["results"]}
-    assert similar <= {"desert", "forsake", "leave"}, similar
+    assert {"desert", "forsake", "give up"} <= similar and "deserter" not in similar, similar
 
 
 def test_a_dictionary_entry_labels_the_word_with_its_own_part_of_speech(env: ToolEnvironment):
     entries = call(env, "merriamwebster_get_collegiate_entry", word="weary")["entries"]
-    assert {e["functional_label"] for e in entries} == {"adjective"}
+    assert [e["functional_label"] for e in entries] == ["verb", "adjective"]  # WordNet: to weary; weary
     meanings = call(env, "freedictionary_get_entries", word="abandon")["meanings"]
-    assert {m["part_of_speech"] for m in meanings} == {"verb"}
+    assert [m["part_of_speech"] for m in meanings] == ["noun", "verb"]
 
 
 def test_music_records_take_music_genres(env: ToolEnvironment):
