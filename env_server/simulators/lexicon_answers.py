@@ -236,12 +236,13 @@ def lexicon_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | Non
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         word = gen.snaked_args.get("word")
-        if index is not None or not isinstance(word, str) or not word.strip():
+        if (index is not None and "meanings" not in props) or not isinstance(word, str) or not word.strip():
             return
         look = Lookup(word.strip(), gen, props)
         if not look.senses and filler is not lexicon_lists.lemmas_filler:
             raise EntityNotFoundError(f"No definitions found for the word '{word.strip()}' (404).")
         filler(record, look)
+        fit_strings(record, props)
         _drop_sounds(record, props)
         if "entry_label" in record:
             record["entry_label"] = look.word
@@ -257,3 +258,23 @@ _LEXICAL_ENTITIES = frozenset({"synonym", "antonym", "example", "dictionary_entr
 
 def _is_lexical(entity: str) -> bool:
     return entity in _LEXICAL_ENTITIES
+
+
+def fit_strings(record: Any, props: Mapping[str, Any]) -> None:
+    """Word lists written where the schema asks for a string (an imported spec's
+    ``"synonyms": {"type": "string"}``) become one comma-separated string, at any depth."""
+    if not isinstance(record, dict):
+        return
+    for key, value in record.items():
+        schema = props.get(key)
+        if not isinstance(schema, dict):
+            continue
+        if isinstance(value, list) and schema.get("type") == "string":
+            record[key] = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            fit_strings(value, schema.get("properties") or {})
+        elif isinstance(value, list):
+            item_props = (schema.get("items") or {}).get("properties") or {}
+            for item in value:
+                fit_strings(item, item_props)
+

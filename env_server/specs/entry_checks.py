@@ -31,7 +31,7 @@ def entry_hits(spec: ToolSpec, result: Any) -> list[Hit]:
     for path, record in walk_records(result):
         facts = {key: k for key in record if (k := entry_field_kind(key, entity)) is not None}
         name_key = next((k for k in _NAME_FIELDS if isinstance(record.get(k), str)), None)
-        if name_key is None or (not facts and path.count("[") == 0):
+        if name_key is None or not facts:  # a record with none of the entry's facts (a cat's photo) is not the entry
             continue
         entry = index.get(record[name_key].lower())
         if entry is None:
