@@ -44,6 +44,8 @@ def lexical_hits(path: str, args: Mapping[str, Any], record: Mapping[str, Any]) 
     """A sense of the word asked is one of its WordNet senses, and its synonyms are the word's."""
     word = args.get("word")
     synonyms, definition = record.get("synonyms"), record.get("definition")
+    if isinstance(synonyms, str):  # an imported spec's comma-separated string
+        synonyms = [w.strip() for w in synonyms.split(",") if w.strip()]
     if not isinstance(word, str) or not word.strip() or not (isinstance(synonyms, list) or isinstance(definition, str)):
         return []
     senses = default_facts().reference.lexicon.senses(word)
