@@ -139,6 +139,10 @@ class Lexicon:
         """Every lemma, sorted (single words and phrases with spaces)."""
         return tuple(sorted(_clean(k) for k in self._index))
 
+    def sense_count(self, lemma: str) -> int:
+        """How many senses a lemma has (read off the index; no sense is parsed)."""
+        return sum(len(offsets) for offsets in self._index.get(key_of(lemma), {}).values())
+
     def sense_at(self, pos: str, offset: int) -> Sense:
         data = self._data["a" if pos == "s" else pos]
         return parse_line(data[offset:data.index(b"\n", offset)].decode("utf-8"))

@@ -74,7 +74,7 @@ def completions(lex: Lexicon, prefix: str) -> list[str]:
     start = bisect.bisect_left(lemmas, low)
     end = bisect.bisect_left(lemmas, low + "\uffff")
     found = [w for w in lemmas[start:end] if w.isascii()]
-    return sorted(found, key=lambda w: (" " in w or "-" in w, -len(lex.senses(w)), w))[:200]
+    return sorted(found, key=lambda w: (" " in w or "-" in w, -lex.sense_count(w), w))[:200]
 
 
 def syllables(word: str) -> int:
