@@ -10,14 +10,13 @@ never dict or set order, so a seed picks the same fact on every machine.
 from __future__ import annotations
 
 import bisect
-import datetime as dt
 import functools
 import math
 import unicodedata
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.reference_tables import CodeTables
 from env_server.simulators.regions import airport_regions, city_region, subdivision_names
 
 if TYPE_CHECKING:
@@ -92,7 +91,7 @@ def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(a)))
 
 
-class ReferenceData:
+class ReferenceData(CodeTables):
     """Lazily loaded facts. One instance serves a process; it holds no per-session state."""
 
     @functools.cached_property
@@ -388,65 +387,3 @@ class ReferenceData:
             if own:
                 out.append(own[0])
         return tuple(out)
-
-    # -- currencies, languages, holidays, vehicles -------------------------------------------
-
-    @functools.cached_property
-    def currencies(self) -> dict[str, str]:
-        import pycountry
-
-        return {c.alpha_3: c.name for c in sorted(pycountry.currencies, key=lambda c: c.alpha_3)}
-
-    @functools.cached_property
-    def languages(self) -> dict[str, str]:
-        import pycountry
-
-        found = (lang for lang in pycountry.languages if hasattr(lang, "alpha_2"))
-        return {lang.alpha_2: lang.name for lang in sorted(found, key=lambda lang: lang.alpha_2)}
-
-    @functools.cached_property
-    def _holidays(self) -> dict[tuple[str, int], list[tuple[dt.date, str]]]:
-        return {}  # (country, year) -> that year's holidays, computed once each
-
-    def holidays(self, country_code: str, year: int) -> list[tuple[dt.date, str]]:
-        key = (country_code.upper(), year)
-        found = self._holidays.get(key)
-        if found is None:
-            import holidays
-
-            try:
-                with warnings.catch_warnings():
-                    # Some calendars (Brazil's, the liturgical ones) are only tabled for a span of
-                    # years and warn outside it; the rules still give that year's fixed days.
-                    warnings.simplefilter("ignore", UserWarning)
-                    found = sorted(holidays.country_holidays(key[0], years=year).items())
-            except NotImplementedError:
-                found = []
-            self._holidays[key] = found
-        return found
-
-    @functools.cached_property
-    def car_models(self) -> dict[str, tuple[str, ...]]:
-        """Make -> models, from mimesis' vehicle lists."""
-        from mimesis.datasets.int.transport import AUTO_MANUFACTURERS, CARS
-
-        makes = sorted(AUTO_MANUFACTURERS, key=len, reverse=True)  # "Alfa Romeo" before "Alfa"
-        out: dict[str, list[str]] = {}
-        for car in sorted(CARS):
-            make = next((m for m in makes if car.startswith(m + " ")), None)
-            if make is not None:
-                out.setdefault(make, []).append(car[len(make) + 1:])
-        return {make: tuple(models) for make, models in sorted(out.items())}
-
-    def decode_vin(self, vin: str) -> dict[str, Any] | None:
-        """Maker, country and model year of a VIN, or None when it is not a valid VIN."""
-        from vininfo import Vin
-
-        try:
-            info = Vin(vin.strip().upper())
-            maker = info.manufacturer
-            years = info.years
-        except Exception:  # vininfo raises bare errors on malformed input
-            return None
-        return {"make": str(maker), "country": str(info.country or ""), "region": str(info.region or ""),
-                "wmi": info.wmi, "model_year": years[0] if years else None}
