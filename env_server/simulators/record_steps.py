@@ -15,7 +15,8 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 (``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
 a fact about the number asked (``number_facts``), a taxon's rank and
-authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``).
+authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), a route that follows the
+call's waypoints (``route_facts``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from env_server.simulators import (
     poems,
     product_facts,
     quran,
+    route_facts,
     scripture,
     sea_state,
     tax_facts,
@@ -79,7 +81,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
                                 performer_facts.performer_step(entity, props),
                                 number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
-                                uk_postcodes.postcode_step(entity, props)]
+                                uk_postcodes.postcode_step(entity, props), route_facts.route_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

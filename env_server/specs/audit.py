@@ -72,6 +72,7 @@ from env_server.specs.money_checks import public_money_hits
 from env_server.specs.performer_checks import performer_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.record_checks import record_hits
+from env_server.specs.route_checks import route_hits
 from env_server.specs.samples import sample_arguments
 from env_server.specs.sea_checks import sea_hits
 from env_server.specs.time_checks import time_hits
@@ -285,6 +286,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
         yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
+        yield from _tag(CheckKind.DOMAIN, route_hits(args, result))  # routes that follow their waypoints (route_checks)
         yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
