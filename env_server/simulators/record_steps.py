@@ -16,7 +16,8 @@ the language of a record's own text (``text_language``), a phone lookup of the n
 follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
 a fact about the number asked (``number_facts``), a taxon's rank and
 authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), a route that follows the
-call's waypoints (``route_facts``).
+call's waypoints (``route_facts``), a message's body and preview about its subject
+(``email_bodies``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from env_server.simulators import (
     candles,
     coin_facts,
     cumulative,
+    email_bodies,
     event_hours,
     foreign_ids,
     holiday_facts,
@@ -81,7 +83,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 money_facts.money_step(entity, props), foreign_ids.foreign_id_step(entity, props),
                                 performer_facts.performer_step(entity, props),
                                 number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
-                                uk_postcodes.postcode_step(entity, props), route_facts.route_step(entity, props)]
+                                uk_postcodes.postcode_step(entity, props), route_facts.route_step(entity, props),
+                                email_bodies.email_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

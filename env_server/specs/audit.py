@@ -60,6 +60,7 @@ from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
 from env_server.specs.content_checks import content_hits
 from env_server.specs.domain_checks import domain_hits
+from env_server.specs.email_checks import email_hits
 from env_server.specs.entry_checks import entry_hits
 from env_server.specs.fact_checks import fact_hits
 from env_server.specs.format_checks import format_hits
@@ -287,6 +288,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
         yield from _tag(CheckKind.DOMAIN, route_hits(args, result))  # routes that follow their waypoints (route_checks)
+        yield from _tag(CheckKind.DOMAIN, email_hits(result))  # previews that start their bodies (email_checks)
         yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
