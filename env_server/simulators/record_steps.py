@@ -17,7 +17,7 @@ follows its name (``foreign_ids``), a performer's type and the name it takes (``
 a fact about the number asked (``number_facts``), a taxon's rank and
 authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), a route that follows the
 call's waypoints (``route_facts``), a message's body and preview about its subject
-(``email_bodies``).
+(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from env_server.simulators import (
     email_bodies,
     event_hours,
     foreign_ids,
+    hebcal_facts,
     holiday_facts,
     marine_kinds,
     metar,
@@ -84,7 +85,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 performer_facts.performer_step(entity, props),
                                 number_facts.fact_step(entity, props), taxon_facts.taxon_step(entity, props),
                                 uk_postcodes.postcode_step(entity, props), route_facts.route_step(entity, props),
-                                email_bodies.email_step(entity, props)]
+                                email_bodies.email_step(entity, props),
+                                hebcal_facts.calendar_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

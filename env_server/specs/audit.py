@@ -66,6 +66,7 @@ from env_server.specs.fact_checks import fact_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.headline_checks import headline_hits
+from env_server.specs.hebcal_checks import hebcal_hits
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.lookup_checks import lookup_hits
 from env_server.specs.media_checks import media_hits
@@ -289,6 +290,7 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
         yield from _tag(CheckKind.DOMAIN, route_hits(args, result))  # routes that follow their waypoints (route_checks)
         yield from _tag(CheckKind.DOMAIN, email_hits(result))  # previews that start their bodies (email_checks)
+        yield from _tag(CheckKind.DOMAIN, hebcal_hits(result))  # holidays, candles, parashot (hebcal_checks)
         yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
