@@ -153,7 +153,8 @@ def calendar_items(start: dt.date, end: dt.date, args: Mapping[str, Any], place:
     """Every item from ``start`` to ``end`` (inclusive) that the call's flags ask for, by date."""
     holidays, shabbat = args.get("maj", True) is not False or args.get("min", True) is not False, args.get("s") is True
     candles = args.get("c") is True
-    minutes = args.get("b") if isinstance(args.get("b"), int) else 18
+    sent = args.get("b")
+    minutes = sent if isinstance(sent, int) and not isinstance(sent, bool) else 18
     items: list[Item] = []
     day = start
     while day <= end:
