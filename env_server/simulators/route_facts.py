@@ -131,6 +131,10 @@ def route_step(entity: str, props: Mapping[str, Any]) -> Step | None:
             record[layout.steps] = [_step_item(row, record[layout.steps], i, layout, km_unit)
                                     for i, row in enumerate(rows)]
             _write_totals(record, layout, legs, km_unit, rows)
+        for key in (k for k in (layout.distance, layout.duration) if k is not None):  # a route to its start
+            low = props[key].get("minimum")  # is as short as the schema allows
+            if key in record and isinstance(low, (int, float)) and record[key] < low:
+                record[key] = low
 
     return step
 
