@@ -19,7 +19,9 @@ authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue
 (``tracker_facts``), a shelter animal's breed of its species (``pet_facts``), a three-word address
 (``w3w_facts``), a registry's packages about the term searched (``package_names``), a museum
 object whose department, medium, culture and date agree (``artwork_facts``), a dictionary record of the word asked
-(``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet.
+(``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet, a route that follows the
+call's waypoints (``route_facts``), a message's body and preview about its subject
+(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``).
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ from env_server.simulators import (
     candles,
     coin_facts,
     cumulative,
+    email_bodies,
     event_hours,
     foreign_ids,
+    hebcal_facts,
     holiday_facts,
     lexicon_answers,
     lexicon_lists,
@@ -52,6 +56,7 @@ from env_server.simulators import (
     poems,
     product_facts,
     quran,
+    route_facts,
     scripture,
     sea_state,
     tax_facts,
@@ -96,7 +101,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 package_names.package_step(entity, props),
                                 artwork_facts.artwork_step(entity, props),
                                 lexicon_answers.lexicon_step(name, entity, props),
-                                lexicon_lists.word_list_step(entity, props)]
+                                lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
+                                email_bodies.email_step(entity, props),
+                                hebcal_facts.calendar_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

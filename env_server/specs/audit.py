@@ -61,11 +61,13 @@ from env_server.specs.audit_shapes import shape_hits
 from env_server.specs.audit_text import text_checks
 from env_server.specs.content_checks import content_hits
 from env_server.specs.domain_checks import domain_hits
+from env_server.specs.email_checks import email_hits
 from env_server.specs.entry_checks import entry_hits
 from env_server.specs.fact_checks import fact_hits
 from env_server.specs.format_checks import format_hits
 from env_server.specs.geo_checks import geo_hits, is_reverse
 from env_server.specs.headline_checks import headline_hits
+from env_server.specs.hebcal_checks import hebcal_hits
 from env_server.specs.id_checks import id_format_hits
 from env_server.specs.lookup_checks import lookup_hits
 from env_server.specs.media_checks import media_hits
@@ -73,6 +75,7 @@ from env_server.specs.money_checks import public_money_hits
 from env_server.specs.performer_checks import performer_hits
 from env_server.specs.provider_checks import provider_hits
 from env_server.specs.record_checks import record_hits
+from env_server.specs.route_checks import route_hits
 from env_server.specs.samples import sample_arguments
 from env_server.specs.sea_checks import sea_hits
 from env_server.specs.time_checks import time_hits
@@ -286,6 +289,9 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, fact_hits(spec, args, result, session_now(today, 0)))  # alerts, surahs, ZIPs
         yield from _tag(CheckKind.DOMAIN, record_hits(spec, args, result, self.vocabulary, today))  # names, languages, phones
         yield from _tag(CheckKind.DOMAIN, sea_hits(result))  # sea states that walk and add up (sea_checks)
+        yield from _tag(CheckKind.DOMAIN, route_hits(args, result))  # routes that follow their waypoints (route_checks)
+        yield from _tag(CheckKind.DOMAIN, email_hits(result))  # previews that start their bodies (email_checks)
+        yield from _tag(CheckKind.DOMAIN, hebcal_hits(result))  # holidays, candles, parashot (hebcal_checks)
         yield from _tag(CheckKind.DOMAIN, lookup_hits(args, result))  # number facts, taxon ranks, UK postcodes
         yield from _tag(CheckKind.DOMAIN, agreement_hits(spec, result))  # issues' states, breeds, museum objects
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
