@@ -13,14 +13,13 @@ A preview is the body's start, flattened to one line and cut at a word before it
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Callable, Mapping
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.draws import faker_pool
 from env_server.simulators.naming import snake
+from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -39,8 +38,7 @@ _PREFIX = re.compile(r"^((re|fwd?|aw|wg)\s*:\s*)+", re.IGNORECASE)
 
 @functools.cache
 def _words() -> dict[str, Any]:
-    path = resources.files("tool_specs") / "reference" / "email_bodies.json"
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Any] = reference_table("email_bodies.json")
     return data
 
 

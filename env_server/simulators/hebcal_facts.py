@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 import re
 from collections.abc import Callable, Mapping
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from env_server.simulators.reference_tables import reference_table
 from env_server.simulators.sun import sun_times
 
 if TYPE_CHECKING:
@@ -35,8 +34,7 @@ _JERUSALEM = ("Jerusalem", 31.76904, 35.21633, "Asia/Jerusalem")
 
 @functools.cache
 def _names() -> dict[str, Any]:
-    path = resources.files("tool_specs") / "reference" / "hebcal_names.json"
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Any] = reference_table("hebcal_names.json")
     return data
 
 

@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 import warnings
+from importlib import resources
 from typing import Any
+
+
+def reference_table(name: str) -> Any:
+    """One of our JSON tables under ``tool_specs/reference/``, parsed (callers keep what they
+    derive from it, once per process)."""
+    return json.loads((resources.files("tool_specs") / "reference" / name).read_text(encoding="utf-8"))
 
 
 class CodeTables:

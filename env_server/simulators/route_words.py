@@ -12,12 +12,12 @@ wording and codes are data (``tool_specs/reference/route_words.json``).
 from __future__ import annotations
 
 import functools
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -48,8 +48,7 @@ class Leg:
 
 @functools.cache
 def _words() -> dict[str, Any]:
-    path = resources.files("tool_specs") / "reference" / "route_words.json"
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Any] = reference_table("route_words.json")
     return data
 
 

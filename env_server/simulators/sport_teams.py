@@ -11,10 +11,10 @@ a fixture's two sides differ, a league table's rows are distinct clubs.
 from __future__ import annotations
 
 import functools
-import json
 import re
-from importlib import resources
 from typing import TYPE_CHECKING
+
+from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 @functools.lru_cache(maxsize=1)
 def _table() -> tuple[str, tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]]:
-    data = json.loads((resources.files("tool_specs") / "reference" / "sports_teams.json").read_text(encoding="utf-8"))
+    data = reference_table("sports_teams.json")
     sports = tuple(
         (s["sport"], re.compile(r"\b(" + "|".join(re.escape(k) for k in s["keywords"]) + r")\b"), tuple(s["teams"]))
         for s in data["sports"])

@@ -13,14 +13,14 @@ town's (fixed per postcode) and the postcode's outward and inward codes.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -49,8 +49,7 @@ class PostcodeArea:
 @functools.lru_cache(maxsize=1)
 def postcode_areas() -> dict[str, PostcodeArea]:
     """Every area of the reference table, by its letters."""
-    path = resources.files("tool_specs") / "reference" / "uk_postcode_areas.json"
-    rows = json.loads(path.read_text(encoding="utf-8"))["areas"]
+    rows = reference_table("uk_postcode_areas.json")["areas"]
     return {row["area"]: PostcodeArea(**row) for row in rows}
 
 
