@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from env_server.simulators.naming import snake
-from env_server.simulators.reference import ReferenceData, haversine_km
+from env_server.simulators.records import default_facts
+from env_server.simulators.reference import haversine_km
 from env_server.simulators.route_facts import RouteLayout, call_unit, route_layout, seconds_per_unit
 from env_server.simulators.route_words import call_points, mode_of
 from env_server.specs.audit_checks import walk_records
@@ -28,11 +28,6 @@ _SPEED_RANGES = {"driving": (25.0, 110.0), "hgv": (25.0, 100.0), "cycling": (10.
                  "hiking": (3.0, 7.0), "wheelchair": (2.5, 7.0)}
 INSTRUCTION = re.compile(r"^(Head|Turn|Continue|Keep|Enter|Arrive|Take|Merge|Make|Exit|At the|Go|Slight|Bear"
                          r"|Destination|You have|Leave|Cross|Follow)\b")
-
-
-@functools.cache
-def _reference() -> ReferenceData:
-    return ReferenceData()  # its places load on the first call that names one
 
 
 def _shape(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,7 +50,7 @@ def _shape(record: Mapping[str, Any]) -> dict[str, Any]:
 def route_hits(args: Mapping[str, Any], result: Any) -> list[Hit]:
     """Findings of this module's checks in ``result``."""
     snaked = {snake(k): v for k, v in args.items()}
-    points = call_points(snaked, _reference())
+    points = call_points(snaked, default_facts().reference)
     found: list[Hit] = []
     for path, record in walk_records(result):
         layout = route_layout(_shape(record))
