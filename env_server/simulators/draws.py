@@ -72,15 +72,20 @@ def distinct(options: tuple[Any, ...], kind: str) -> Callable[[Generation], Any]
         scope = gen.scope
         if not scope.in_list or scope.parent is None:
             return value
-        used: set[Any] = scope.parent.values.setdefault(f"drawn:{kind}", set())
-        for _ in range(3):
-            if value not in used or len(used) >= len(options):
-                break
-            value = gen.rng.choice(options)
-        used.add(value)
-        return value
+        return draw_unused(gen, options, scope.parent.values.setdefault(f"drawn:{kind}", set()), value, 3)
 
     return draw
+
+
+def draw_unused(gen: Generation, options: tuple[Any, ...], used: set[Any], value: Any, tries: int) -> Any:
+    """``value``, or up to ``tries`` fresh draws from ``options`` until one is not in ``used``
+    (while unused options remain); the result joins ``used``."""
+    for _ in range(tries):
+        if value not in used or len(used) >= len(options):
+            break
+        value = gen.rng.choice(options)
+    used.add(value)
+    return value
 
 
 def between(lo: float, hi: float, ndigits: int | None = None) -> Callable[[Generation], float | int]:

@@ -14,6 +14,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from env_server.simulators.draws import draw_unused
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -53,12 +54,7 @@ def team(gen: Generation) -> str:
     sport = sport_of(asked) if isinstance(asked, str) and asked else sport_of(f"{gen.provider} {gen.about}")
     options = teams_of(sport)
     used: set[str] = gen.scope.top.values.setdefault("drawn:team", set())
-    value = gen.rng.choice(options)
-    for _ in range(4):
-        if value not in used or len(used) >= len(options):
-            break
-        value = gen.rng.choice(options)
-    used.add(value)
+    value: str = draw_unused(gen, options, used, gen.rng.choice(options), 4)
     return value
 
 
