@@ -34,7 +34,10 @@ _CLOSERS: dict[str, tuple[str, ...]] = {
 # Fields whose moment lies before the response: things that happened.
 PAST_WORDS = frozenset({"created", "updated", "modified", "published", "posted", "born", "birth", "founded",
                         "established", "joined", "registered", "last_seen", "last_login", "first_seen",
-                        "uploaded", "submitted", "observed", "recorded", "pushed"})
+                        "uploaded", "submitted", "observed", "recorded", "pushed",
+                        # the nouns of the same events: ``creationDate``, ``publication_date``
+                        "creation", "publication", "registration", "submission", "upload", "signup",
+                        "resolved", "merged", "closed", "completed"})
 _ISO_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$")
 
 

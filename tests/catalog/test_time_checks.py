@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from env_server.catalog import load_catalog
+from env_server.config import ServerSettings
+from env_server.environment import ToolEnvironment
 from env_server.simulators import timeline
 from env_server.specs.audit import audit_catalog
 from env_server.specs.audit_checks import CheckKind
@@ -21,6 +24,7 @@ from env_server.specs.time_checks import (
     window_hits,
     zone_hits,
 )
+from state import Database
 
 TODAY = dt.date(2026, 1, 15)
 NOW = dt.datetime(2026, 1, 15, 9, 0)
@@ -121,3 +125,22 @@ def test_the_audit_files_time_findings_under_their_own_check():
                                      "visual_crossing_get_history_summary", "github_get_issue"], quiet=True)
     assert CheckKind.TIME.value in report.totals and report.totals[CheckKind.TIME.value] == 0
     assert time_hits({"start": "2026-01-02", "end": "2026-01-01"}, {}, TODAY, NOW)
+
+
+@pytest.mark.parametrize("name", ["creationDate", "web_publication_date", "registration_date", "closed_at",
+                                  "merged_at", "upload_time"])
+def test_the_noun_of_a_past_event_names_a_past_field(name):
+    assert timeline.is_past_field(name)
+    assert past_hits({name: "2027-01-02T12:45:00Z"}, TODAY)
+
+
+def test_a_return_created_and_an_article_published_lie_before_today():
+    catalog = load_catalog()
+    env = ToolEnvironment(catalog, Database(), ServerSettings())
+    tools = ["ebaypostorder_search_returns", "guardian_search_content"]
+    for seed in range(6):
+        env.create_session(tools=tools, session_id=f"s{seed}", seed=seed, today=TODAY)
+        returns = env.call_tool(f"s{seed}", tools[0], {}).result["members"]
+        articles = env.call_tool(f"s{seed}", tools[1], {}).result["results"]
+        assert max(r["creationDate"] for r in returns)[:10] <= TODAY.isoformat()
+        assert max(a["web_publication_date"] for a in articles)[:10] <= TODAY.isoformat()
