@@ -34,6 +34,12 @@ FACT_DATES = frozenset(
     {"air_date", "holiday_date", "departure_time", "arrival_time", "local_time", "fx_day", "fx_series_end"}
     | UV_MOMENTS | JOURNEY_MOMENTS
 )
+# A response's own outcome ("status": "1", "message": "OK", "query_status": "ok"): every value
+# of its enum says how the request went, and an answer that carries data went well.
+_RESPONSE_OUTCOME = re.compile(r"^(ok|success|succeeded|1|0|notok|error|fail|failed|failure|true|false"
+                               r"|no_results|no_result|(\w+_)?not_found|illegal_\w+|unknown_\w+|invalid_\w+)$")
+_OUTCOME_FIELDS = frozenset({"status", "query_status", "message", "stat", "result", "response_status", "outcome"})
+_SUCCESS = ("ok", "success", "succeeded", "1", "true")
 _AFFIRMATIVE = re.compile(r"^(success|ok|found|valid|available|enabled|is_valid|verified|exists|status_ok)$")
 
 
@@ -46,11 +52,23 @@ def compile_enum(enum: list[Any], name: str, hints: Mapping[str, str], geo: str 
         cased = {e.lower(): e for e in enum if isinstance(e, str)}  # "Animalia" is the enum's "ANIMALIA"
         return lambda gen, index: v if (v := narrowed(gen)) in enum else cased.get(
             str(v).lower()) or gen.rng.choice(enum)
+    success = response_success(enum, name)
+    if success is not None:
+        return lambda gen, index: success
     # Most things a search finds are live; an occasional odd status stays possible.
     live = [v for v in enum if isinstance(v, str) and v.lower() in LIVE_STATUSES] if name == "status" else []
     if live:
         return lambda gen, index: gen.rng.choice(live) if gen.rng.random() < 0.85 else gen.rng.choice(enum)
     return lambda gen, index: gen.rng.choice(enum)
+
+
+def response_success(enum: list[Any], name: str) -> Any:
+    """The value of an outcome enum (``_RESPONSE_OUTCOME``) that says the request succeeded,
+    or None when the field is not a response's outcome (an order's or a payment's status)."""
+    if snake(name) not in _OUTCOME_FIELDS or not all(
+            isinstance(v, str) and _RESPONSE_OUTCOME.match(v.lower()) for v in enum):
+        return None
+    return next((v for v in enum if v.lower() in _SUCCESS), None)
 
 
 def compile_boolean(name: str, kind: str | None = None) -> Node:
