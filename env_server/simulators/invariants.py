@@ -281,6 +281,8 @@ RULES: tuple[Rule, ...] = (
     Ordered("thread starts at or before its message", ("ts",), ("thread_ts",), lowers=True),
     # A part is at most its whole: an order fills no more than was ordered, a quota is not overdrawn.
     Ordered("ordered quantity at least the filled", ORDERED, FILLED),
+    # Every listener played a track at least once (Last.fm's playcount and listeners).
+    Ordered("plays at least listeners", ("playcount", "play_count", "plays"), ("listeners", "unique_listeners")),
     Ordered("quota at least its use", ("quota", "plan_quota", "limit", "rate_limit", "total_quota"),
             ("used", "quota_used", "requests_used", "remaining", "requests_remaining", "quota_remaining")),
     Derived("change is price minus previous close", CHANGE, (PRICE, PREVIOUS), lambda p, pc: p - pc, 2, 0.011),

@@ -49,6 +49,7 @@ from env_server.simulators.metar import STATION_FIELDS
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.pack_sizes import text_kind
 from env_server.simulators.public_money import public_money_kind
+from env_server.simulators.rank_order import rank_plan
 from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
@@ -255,6 +256,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
     stationed = not STATION_FIELDS.isdisjoint(item_props)  # one report per station asked (metar)
+    ranked = rank_plan(item_props) if objects else None  # a chart counts 1, 2, 3 from its top (rank_order)
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -269,8 +271,9 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         sent = sent_records(gen, name) if objects else None
         if sent is not None:  # the caller's own records (travelers, line items): theirs, in their order
             return [echo_record(child(gen, i), v, item_props) for i, v in enumerate(sent[:hi])]
-        return arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo,
-                       lambda k: child(gen, k))
+        out = arrange([child(gen, i) for i in range(n)], gen, when, stepping, tides, unique or not objects, lo,
+                      lambda k: child(gen, k))
+        return ranked.apply(out, gen.args) if ranked is not None else out
 
     return array
 
