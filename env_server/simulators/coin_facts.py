@@ -4,13 +4,19 @@ vocabulary, one record per coin of the session market).
 
 ``coin_step(entity, props)`` is asked once per object schema (``record_steps``); for a
 record that names a coin (``symbol``, ``id`` or ``name``) and describes it, the step writes
-the coin's own facts over the drawn ones.
+the coin's own facts over the drawn ones. ``coin_row_step`` does the same for a coin's row in
+a crypto tool's listing or search: its symbol, name, id and rank are one real coin's (a search
+finds the coins its term names), never "Amber Asset" quoted as USDC.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
+
+from env_server.simulators.market import InstrumentFact, market_domain
+from env_server.simulators.market_figures import rank_of
+from env_server.simulators.naming import snake
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -55,6 +61,59 @@ def coin_step(entity: str, props: Mapping[str, Any]) -> Step | None:
                 record[key] = value
 
     return step
+
+
+_ROW_IDS = frozenset({"id", "slug", "coin_id", "asset_id"})
+_ROW_RANKS = frozenset({"rank", "market_cap_rank", "cmc_rank", "coin_rank"})
+_TERMS = ("q", "query", "search", "keyword", "term", "search_text")
+
+
+def coin_row_step(entity: str, props: Mapping[str, Any]) -> Step | None:
+    """The step that makes a coin row (a ``symbol`` beside a ``name``) one real coin, or None."""
+    keys = {snake(k): k for k, sub in props.items() if isinstance(sub, dict) and "enum" not in sub}
+    if "symbol" not in keys or not ({"name", *_ROW_RANKS} & keys.keys()) or "description" in props:
+        return None
+    ids = [keys[k] for k in _ROW_IDS if k in keys and props[keys[k]].get("type") == "string"
+           and not {"format", "pattern"} & props[keys[k]].keys()]
+    ranks = [keys[k] for k in _ROW_RANKS if k in keys and props[keys[k]].get("type") == "integer"]
+
+    def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
+        if market_domain(gen.category, gen.provider, gen.about) != "crypto":
+            return
+        fact = _row_coin(record, gen, index)
+        if fact is None:
+            return
+        listed = gen.scope.in_list  # a read's own id is the one the call sent
+        for key, value in ((keys["symbol"], fact.symbol), (keys.get("name", ""), fact.name),
+                           *((k, fact.coin_id) for k in ids if listed)):
+            if key and isinstance(record.get(key), str) and value:
+                record[key] = value
+        for key in ranks:
+            if isinstance(record.get(key), int):
+                record[key] = rank_of(gen, fact.symbol)
+
+    return step
+
+
+def _row_coin(record: dict[str, Any], gen: Generation, index: int | None) -> InstrumentFact | None:
+    """The coin a row stands for: those the call's search term names (in turn), else the one
+    its symbol names, else the scope's drawn coin."""
+    table = gen.facts.market_table
+    term = next((v.strip().lower() for k in _TERMS if isinstance(v := gen.snaked_args.get(k), str) and v.strip()), "")
+    named = _named_coins(table.instruments.values(), term) if 1 < len(term) <= 40 else ()
+    if named:
+        return named[(index or 0) % len(named)]
+    symbol = record.get("symbol")
+    fact = table.find(symbol) if isinstance(symbol, str) and symbol.strip() else None
+    if fact is not None and fact.kind == "crypto":
+        return fact
+    drawn = gen.scope.instrument("crypto")
+    return drawn if drawn.kind == "crypto" else None
+
+
+def _named_coins(facts: Any, term: str) -> tuple[InstrumentFact, ...]:
+    return tuple(f for f in facts if f.kind == "crypto" and (
+        term in f.name.lower() or term == f.symbol.lower() or term in f.coin_id))
 
 
 def _fits(value: str, schema: Any) -> bool:

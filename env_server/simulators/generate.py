@@ -22,7 +22,7 @@ from env_server.simulators.fx import FxQuery, build_query
 from env_server.simulators.geo_kinds import call_countries, point_arg
 from env_server.simulators.leaf_plans import id_prefix
 from env_server.simulators.lineup import vin_lineup
-from env_server.simulators.market import InstrumentFact, SessionMarket
+from env_server.simulators.market import InstrumentFact, SessionMarket, market_domain
 from env_server.simulators.naming import PLACE_ENTITIES
 from env_server.simulators.place_query import search_places
 from env_server.simulators.plans import PlanCache, plan_for
@@ -293,6 +293,9 @@ class Generation(CallClock):
         named = self._call_instruments
         if named:
             return named[0].kind == "crypto"
+        domain = market_domain(self.category, self.provider, self.about)  # a crypto exchange's assets are coins
+        if domain:
+            return domain == "crypto"
         return not entity_words(self.entity).isdisjoint(_CRYPTO_WORDS)
 
     def is_quote(self) -> bool:

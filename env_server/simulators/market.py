@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -23,6 +24,25 @@ _EPOCH = dt.date(2026, 1, 1)
 # Quote sides an exchange glues to a coin's ticker ("btcusd"); stablecoins are priced as USD.
 _PAIR_QUOTES = ("USDT", "USDC", "USD", "EUR", "GBP", "JPY", "SGD", "AUD", "CAD", "CHF")
 _WAVES = ((23.0, 0.45), (71.0, 0.35), (211.0, 0.2))  # period in days, share of the yearly move
+
+
+# What market a tool is about, from its catalog category or the words of its provider and
+# description: a crypto exchange's balances are coins, a broker's positions are stocks.
+_CRYPTO_CATEGORIES = frozenset({"cryptocurrency", "blockchain"})
+_CRYPTO_TEXT = re.compile(r"\b(crypto\w*|bitcoin|btc|ethereum|blockchain|altcoins?|stablecoins?|defi|web3|"
+                          r"satoshis?|on-chain|tokens? prices?|coins?)\b")
+_STOCK_TEXT = re.compile(r"\b(stocks?|equit(y|ies)|shares?|nasdaq|nyse|brokerage|etfs?|dividends?|earnings)\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def market_domain(category: str, provider: str, about: str) -> str:
+    """``"crypto"``, ``"stock"`` or ``""`` (a tool about both, or neither) for a tool's catalog
+    category, provider name and description; decided once per tool (cached)."""
+    if category.lower() in _CRYPTO_CATEGORIES:
+        return "crypto"
+    text = f"{provider} {about}".lower()
+    crypto, stock = bool(_CRYPTO_TEXT.search(text)), bool(_STOCK_TEXT.search(text))
+    return "crypto" if crypto and not stock else "stock" if stock and not crypto else ""
 
 
 @dataclass(frozen=True)

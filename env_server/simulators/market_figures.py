@@ -62,9 +62,13 @@ def day_close(gen: Generation, symbol: str, day: dt.date) -> float | None:
 
 def coin_rank(gen: Generation) -> int:
     """The instrument's place among the table's coins by market cap (BTC is 1)."""
-    fact = gen.scope.instrument()
+    return rank_of(gen, gen.scope.instrument().symbol)
+
+
+def rank_of(gen: Generation, symbol: str) -> int:
+    """A coin's place among the table's coins by market cap (BTC is 1)."""
     ranks: dict[str, int] = call_once(gen, "coin_ranks", lambda: _ranks(gen))
-    return ranks.get(fact.symbol) or len(ranks) + gen.rng.randint(20, 900)
+    return ranks.get(symbol) or len(ranks) + gen.rng.randint(20, 900)
 
 
 def _ranks(gen: Generation) -> dict[str, int]:

@@ -323,6 +323,8 @@ _BROAD = frozenset({"date", "datetime", "future_date", "past_date", "time", "air
                     "title", "tag", "price", "amount", "percentage"})
 _TASK_TEXT = frozenset({"content", "text", "task", "todo", "task_name", "task_content", "summary"})
 _TASK_HINTS = frozenset({"word", "words", "sentence", "paragraph", "title", "job_title", "description", "chat_message"})
+_POSITIONS = frozenset({"position", "player_position", "playing_position", "primary_position"})
+_PLAYERS = frozenset({"player", "players", "athlete", "squad", "roster", "lineup", "footballer", "batter", "pitcher"})
 _HOLIDAY_FIELDS = {"name": "holiday_name", "local_name": "holiday_name", "holiday_name": "holiday_name",
                    "date": "holiday_date", "observed": "holiday_date", "holiday_date": "holiday_date"}
 _QUOTE_ROLES = {
@@ -358,6 +360,8 @@ def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
         return narrowed
     if low in ("constructor", "constructor_name"):
         return "racing_team"  # a Formula One constructor, whatever the tool calls its teams
+    if low in _POSITIONS and set(snake(entity).split("_")) & _PLAYERS and hint in (None, "job_title", "title"):
+        return "playing_position"  # a player's position is on the pitch, not in an org chart
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if low in _TASK_TEXT and title_kind(entity) == "task_title" and (hint is None or hint in _TASK_HINTS):

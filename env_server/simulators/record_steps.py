@@ -21,7 +21,10 @@ authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue
 object whose department, medium, culture and date agree (``artwork_facts``), a dictionary record of the word asked
 (``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet, a route that follows the
 call's waypoints (``route_facts``), a message's body and preview about its subject
-(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``).
+(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``), a league table whose
+results add up and whose rows stand in points order (``standings``), an economic series whose units and frequency
+agree with its title (``economic_series``), a census variable as the survey's dictionary words it
+(``census_variables``).
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from env_server.simulators import (
     alert_kinds,
     artwork_facts,
     candles,
+    census_variables,
     coin_facts,
     cumulative,
+    economic_series,
     email_bodies,
     event_hours,
     foreign_ids,
@@ -59,6 +64,7 @@ from env_server.simulators import (
     route_facts,
     scripture,
     sea_state,
+    standings,
     tax_facts,
     taxon_facts,
     text_language,
@@ -79,7 +85,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
     found: list[Step | None] = [scripture.verse_step(entity, props), scripture.passage_step(entity, props),
                                 scripture.translation_step(entity, props), tax_facts.vat_number_step(entity, props),
                                 tax_facts.vat_rate_step(entity, props), tax_facts.vat_price_step(entity, props),
-                                coin_facts.coin_step(entity, props),
+                                coin_facts.coin_step(entity, props), coin_facts.coin_row_step(entity, props),
                                 product_facts.product_step(entity, props), candles.candle_step(entity, props),
                                 air_quality.air_step(name, entity, props),
                                 weather_conditions.weather_step(name, entity, props),
@@ -103,7 +109,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 lexicon_answers.lexicon_step(name, entity, props),
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
                                 email_bodies.email_step(entity, props),
-                                hebcal_facts.calendar_step(props)]
+                                hebcal_facts.calendar_step(props), standings.standings_step(entity, props),
+                                economic_series.series_step(entity, props),
+                                census_variables.variable_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

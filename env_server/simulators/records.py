@@ -44,7 +44,8 @@ LOOSE_PLACE_ARGS = ("q", "query", "keyword", "keywords", "address", "name", "des
 LAT_ARGS = ("latitude", "lat", "point.lat")  # "point.lat": Pelias (openrouteservice) writes the point dotted
 LON_ARGS = ("longitude", "lon", "lng", "long", "point.lon")
 INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto", "stock",
-                   "fsym", "base_symbol", "pair", "instrument", "stock_symbol",
+                   "fsym", "base_symbol", "pair", "instrument", "stock_symbol", "stocks_ticker", "ticker_symbol",
+                   "coin_symbol", "fsyms",
                    "cryptocurrency")
 CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
                  "currency_code", "quote_currency", "vs_currencies", "target_currency", "price_currency")

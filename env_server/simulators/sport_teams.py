@@ -1,5 +1,6 @@
 """Teams of the sport an API is about: a Formula One table lists constructors, a cricket
-scoreboard national sides, an NHL standings table hockey clubs, never the Knicks in all three.
+scoreboard national sides, an NHL standings table hockey clubs, never the Knicks in all three;
+a player's position is one of the sport's (a goalkeeper, a point guard, a shortstop).
 
 The sport follows from words of the provider's name and the tool's description (decided once
 per pair, cached), or from a ``sport`` argument; an API that names none is taken to be about
@@ -42,20 +43,35 @@ def sport_of(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=16)
+def positions_of(sport: str) -> tuple[str, ...]:
+    data = reference_table("sports_teams.json")
+    by_sport = {s["sport"]: tuple(s["positions"]) for s in data["sports"]}
+    return by_sport.get(sport) or by_sport[data["default"]]
+
+
+@functools.lru_cache(maxsize=16)
 def teams_of(sport: str) -> tuple[str, ...]:
     default, sports = _table()
     by_sport = {s: teams for s, _, teams in sports}
     return by_sport.get(sport) or by_sport[default]
 
 
+def _call_sport(gen: Generation) -> str:
+    asked = gen.snaked_args.get("sport")
+    return sport_of(asked) if isinstance(asked, str) and asked else sport_of(f"{gen.provider} {gen.about}")
+
+
 def team(gen: Generation) -> str:
     """A team of the call's sport, not yet named in this answer while others remain."""
-    asked = gen.snaked_args.get("sport")
-    sport = sport_of(asked) if isinstance(asked, str) and asked else sport_of(f"{gen.provider} {gen.about}")
-    options = teams_of(sport)
+    options = teams_of(_call_sport(gen))
     used: set[str] = gen.scope.top.values.setdefault("drawn:team", set())
     value: str = draw_unused(gen, options, used, gen.rng.choice(options), 4)
     return value
+
+
+def playing_position(gen: Generation) -> str:
+    """Where a player of the call's sport plays: a point guard, a goalkeeper, a shortstop."""
+    return gen.rng.choice(positions_of(_call_sport(gen)))
 
 
 def racing_team(gen: Generation) -> str:

@@ -92,7 +92,7 @@ from env_server.simulators.public_money import PUBLIC_MONEY_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
-from env_server.simulators.sport_teams import racing_team, team
+from env_server.simulators.sport_teams import playing_position, racing_team, team
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.uk_postcodes import UK_POSTCODE_KINDS
@@ -232,6 +232,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "artist": _artist,
     "team": team,
     "racing_team": racing_team,
+    "playing_position": playing_position,
     # titles and texts: the record's entity picks the vocabulary
     "title": _record_title,
     "entity_title": entity_title,

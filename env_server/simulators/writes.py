@@ -44,6 +44,7 @@ from env_server.simulators.rows import (
     scalars,
 )
 from env_server.simulators.tracker_facts import relink
+from env_server.simulators.write_stamps import stamp_pattern
 from state.world import RowState, World
 
 
@@ -59,7 +60,7 @@ def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: St
     _inherit(out, spec.output_schema, referenced, args, ctx.validators)
     _assign_id(spec, args, out, idf, handle, ctx.validators)
     _set_status(out, spec.output_schema, STATUS_CREATED)
-    _stamp(out, spec.output_schema, ctx)
+    _stamp(out, spec, ctx)
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
     timeline.order_times(out, timeline.pairs(out), ctx.now or session_now(ctx.today, 0))
     data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **out}  # reads show what was made
@@ -132,18 +133,12 @@ def _inherit(out: dict[str, Any], schema: dict[str, Any], referenced: list[RowSt
                     break
 
 
-# Fields that record when a write happened: stamped with the session's "now".
-_STAMPED = re.compile(r"^(created|creation|date_created|submitted|sent|booked|ordered|placed|added|uploaded|posted|"
-                      r"published|updated|modified|last_modified|timestamp)(_at|_on|_date_?time|_time|_date)?$")
-
-
-_UPDATE_STAMPED = re.compile(r"^(updated|modified|last_modified|edited)(_at|_on|_date_?time|_time|_date)?$")
-_DELETE_STAMPED = re.compile(r"^(cancel+ed|deleted|removed|archived|closed|revoked|refunded|voided)"
-                             r"(_at|_on|_date_?time|_time|_date)?$")
-
-
-def _stamp(out: dict[str, Any], schema: dict[str, Any], ctx: SimContext, fields: re.Pattern[str] = _STAMPED) -> None:
-    """A write happens at the session's "now"."""
+def _stamp(out: dict[str, Any], spec: ToolSpec, ctx: SimContext) -> None:
+    """A write happens at the session's "now" (``write_stamps`` says which fields record it)."""
+    fields = stamp_pattern(spec.name, spec.profile.operation)
+    if fields is None:
+        return
+    schema = spec.output_schema
     now = session_now(ctx.today, 0) if ctx.now is None else ctx.now
     for key, sub in properties_of(schema).items():
         if not fields.match(snake(key)) or not isinstance(sub, dict) or "enum" in sub:
@@ -226,10 +221,8 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     if row.data.get(STATE_KEY):
         _set_status(out, spec.output_schema, _CLOSED)
         _set_closed_flags(out, spec.output_schema)
-    if p.operation is Operation.UPDATE:
-        _stamp(out, spec.output_schema, ctx, _UPDATE_STAMPED)
-    elif p.operation is Operation.DELETE:
-        _stamp(out, spec.output_schema, ctx, _DELETE_STAMPED)
+    if p.operation in (Operation.UPDATE, Operation.DELETE):
+        _stamp(out, spec, ctx)
     return out
 
 

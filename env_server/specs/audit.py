@@ -33,6 +33,7 @@ from env_server.simulators.draws import faker_texts
 from env_server.simulators.generic import reports_current
 from env_server.simulators.records import default_facts
 from env_server.simulators.text_kinds import sentence_spans, word_spans
+from env_server.simulators.write_stamps import stamp_pattern
 from env_server.specs import audit_lists
 from env_server.specs.agreement_checks import agreement_hits
 from env_server.specs.air_checks import air_hits
@@ -296,7 +297,8 @@ class _Auditor:
         yield from _tag(CheckKind.DOMAIN, agreement_hits(spec, result))  # issues' states, breeds, museum objects
         yield from _tag(CheckKind.QUESTION, keyed_read_hits(spec, args, result))
         yield from _tag(CheckKind.CLOCK, clock_hits(result, today, created=op is Operation.CREATE,
-                                                    current=reports_current(spec)))
+                                                    current=reports_current(spec),
+                                                    stamps=stamp_pattern(spec.name, op)))
         yield from _tag(CheckKind.TIME, time_hits(result, args, today, session_now(today, 0)))
         if op is Operation.CREATE and isinstance(result, dict):
             yield from self._readback(spec, sid, args, result)

@@ -308,10 +308,12 @@ def _date_of(value: Any) -> dt.date | None:
     return None
 
 
-def clock_hits(result: Any, today: dt.date, *, created: bool, current: bool = False) -> list[Hit]:
+def clock_hits(result: Any, today: dt.date, *, created: bool, current: bool = False,
+               stamps: re.Pattern[str] | None = None) -> list[Hit]:
     """Write timestamps (for a create) that are not the session's today, and "as of" dates
-    that lie after today (or, for a tool that reports current data, are not today)."""
-    hits: list[Hit] = []
+    that lie after today (or, for a tool that reports current data, are not today).
+    ``stamps``: the top-level fields a write stamps with "now" (``write_stamps``)."""
+    hits = _stamp_hits(result, today, stamps) if stamps is not None and isinstance(result, dict) else []
     for path, key, value in walk_fields(result):
         name = key.lower()
         if name in CURRENT_FIELDS or (created and name in CREATED_FIELDS):
@@ -324,6 +326,16 @@ def clock_hits(result: Any, today: dt.date, *, created: bool, current: bool = Fa
                 hits.append((path, f"{key}={value!r} is not the session's today ({today.isoformat()})"))
             elif day > today:
                 hits.append((path, f"{key}={value!r} lies after the session's today ({today.isoformat()})"))
+    return hits
+
+
+def _stamp_hits(result: dict[str, Any], today: dt.date, stamps: re.Pattern[str]) -> list[Hit]:
+    hits: list[Hit] = []
+    for key, value in result.items():
+        day = _date_of(value) if isinstance(value, (str, int)) and stamps.match(snake(str(key))) else None
+        if day is not None and day != today:
+            hits.append((f"$.{key}", f"{key}={value!r} is not the session's today ({today.isoformat()}): "
+                                     "the write stamps it"))
     return hits
 
 

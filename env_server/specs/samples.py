@@ -22,6 +22,7 @@ from env_server.simulators import timeline
 from env_server.simulators.base import DEFAULT_TODAY
 from env_server.simulators.fx import sample_currency
 from env_server.simulators.generate import Generation, call_seed
+from env_server.simulators.market import market_domain
 from env_server.specs.sample_callers import NO_RULE, caller_value
 from env_server.specs.sample_records import record_value
 from env_server.specs.sample_texts import is_text_param, text_value
@@ -30,7 +31,11 @@ from env_server.specs.sample_values import described_value, sample_value
 
 def sample_arguments(spec: ToolSpec, variant: int = 0) -> dict[str, Any]:
     props: dict[str, Any] = spec.input_schema.get("properties") or {}
-    gen = Generation(seed=call_seed(spec.name, {"variant": variant}, 7), today=DEFAULT_TODAY, args={})
+    # The tool's market (a crypto exchange's symbols are coins) is its category's and description's;
+    # other categories keep the samples they had (a category also says a vague record's medium).
+    category = spec.category if market_domain(spec.category, "", "") else ""
+    gen = Generation(seed=call_seed(spec.name, {"variant": variant}, 7), today=DEFAULT_TODAY, args={},
+                     category=category, provider=spec.provider, about=spec.description)
     args: dict[str, Any] = {}
     for name in _chosen_parameters(spec, props, variant, gen):
         sub = props[name]
