@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from env_server.simulators.paging import sort_request
+
 # The figure a ranked list is ordered by, in the order a list with several is ranked by them.
 _RANKED_BY = ("points", "score", "rating", "playcount", "play_count", "plays", "streams", "views", "view_count",
               "pageviews", "members", "marketCapUsd", "market_cap_usd", "market_cap", "marketCap",
@@ -43,13 +45,13 @@ class RankPlanSpec:
         if not items or not all(isinstance(item, dict) for item in items):
             return items
         figure = self.figure
-        if figure is not None:
-            items = sorted(items, key=lambda item: -_as_float(item.get(figure)))
+        ranked = items if figure is None else sorted(items, key=lambda item: -_as_float(item.get(figure)))
         first = 1 + (_offset(args) if self.ordinal == "rank" else 0)
-        for i, item in enumerate(items):
+        for i, item in enumerate(ranked):
             if self.ordinal in item:
                 item[self.ordinal] = first + i
-        return items
+        # A call that sorts by another field keeps its order; each row still holds its rank.
+        return items if sort_request(args) is not None else ranked
 
 
 def _as_float(value: Any) -> float:
@@ -73,3 +75,16 @@ def rank_plan(item_props: Mapping[str, Any]) -> RankPlanSpec | None:
     if ordinal.lower() == "rank" and figure is None:
         return None  # a rank among things the list does not hold
     return RankPlanSpec(ordinal, figure)
+
+
+def rank_listed(out: dict[str, Any], schema: Mapping[str, Any], coll: str | None, args: Mapping[str, Any]
+                ) -> dict[str, Any]:
+    """A search's or list's answer with its rows ranked, when they are a ranked list: rows kept
+    in the world come back in the order the call asks, and a chart still counts from its top."""
+    rows = out.get(coll or "")
+    items = ((schema.get("properties") or {}).get(coll or "") or {}).get("items")
+    if isinstance(rows, list) and isinstance(items, dict) and (props := items.get("properties")):
+        plan = rank_plan(props)
+        if plan is not None:
+            out[coll or ""] = plan.apply(rows, args)
+    return out

@@ -42,6 +42,7 @@ from env_server.simulators.ids import conform_id, matches_pattern
 from env_server.simulators.lineage import adopt_rows, inherit_parent, register_nested
 from env_server.simulators.naming import snake
 from env_server.simulators.paging import answer_pages, order_rows, page_of, sort_rows
+from env_server.simulators.rank_order import rank_listed
 from env_server.simulators.rows import (
     CONTROL_PARAMS,
     QUERY_KEY,
@@ -76,7 +77,7 @@ def simulate_stateful(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> 
     if handle.seeded:
         seed_referenced(spec, args, ctx, handle)
     if op in (Operation.SEARCH, Operation.LIST):
-        out = _search(spec, args, ctx, handle)
+        out = rank_listed(_search(spec, args, ctx, handle), spec.output_schema, spec.profile.collection, args)
     elif op is Operation.CREATE:
         return create_row(spec, args, ctx, handle)
     elif op in (Operation.READ, Operation.UPDATE, Operation.DELETE) and spec.profile.id_param in args:

@@ -41,3 +41,11 @@ def test_top_tracks_rank_by_plays_and_play_at_least_their_listeners():
         assert [t["rank"] for t in tracks] == list(range(1, len(tracks) + 1))
         assert [t["playcount"] for t in tracks] == sorted((t["playcount"] for t in tracks), reverse=True)
         assert all(t["playcount"] >= t["listeners"] for t in tracks)
+
+
+def test_a_chart_sorted_by_another_field_keeps_that_order_and_each_row_its_rank():
+    plan = rank_plan({"rank": INT, "title": {"type": "string"}, "score": {"type": "number"}})
+    assert plan is not None
+    rows = [{"rank": 0, "title": "b", "score": 1.0}, {"rank": 0, "title": "a", "score": 9.0}]
+    out = plan.apply(rows, {"sort": "title"})
+    assert [r["title"] for r in out] == ["b", "a"] and [r["rank"] for r in out] == [2, 1]
