@@ -21,7 +21,8 @@ authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue
 object whose department, medium, culture and date agree (``artwork_facts``), a dictionary record of the word asked
 (``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet, a route that follows the
 call's waypoints (``route_facts``), a message's body and preview about its subject
-(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``).
+(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``), a stock
+exchange whose name, seat and zone are its MIC's (``code_facts``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from env_server.simulators import (
     alert_kinds,
     artwork_facts,
     candles,
+    code_facts,
     coin_facts,
     cumulative,
     email_bodies,
@@ -103,7 +105,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 lexicon_answers.lexicon_step(name, entity, props),
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
                                 email_bodies.email_step(entity, props),
-                                hebcal_facts.calendar_step(props)]
+                                hebcal_facts.calendar_step(props), code_facts.exchange_step(name, entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
