@@ -53,6 +53,9 @@ _DRUG = frozenset({"drug", "drugs", "ndc", "medication", "medications", "medicin
                    "ingredient", "ingredients", "product", "products", "prescription", "rx"})
 _SHEET = frozenset({"value", "values", "range", "ranges", "sheet", "sheets", "spreadsheet", "spreadsheets", "update",
                     "updates", "append", "grid"})
+_SERIES = frozenset({"series", "observation", "observations", "indicator", "indicators"})
+_FED_REGISTER = frozenset({"fr", "register", "inspection", "rule", "rules", "notice", "notices", "regulation"})
+_GAUGE = frozenset({"site", "sites", "daily", "statistic", "statistics", "gauge", "water", "stream"})
 _ANY: frozenset[str] = frozenset()
 
 # (field-name pattern, kind, entity words the record needs (none: any), entity words it must not have)
@@ -111,6 +114,11 @@ _RULES: tuple[tuple[re.Pattern[str], str, frozenset[str], frozenset[str]], ...] 
         (r"^(site_no|site_number|usgs_site|monitoring_location_number)$", "usgs_site_number", _ANY, _ANY),
         (r"^(strength|active_ingredient_strength|dose_strength|dosage_strength)$", "drug_strength", _DRUG, _ANY),
         (r"^(updated_range|table_range|range|a1_range|sheet_range)$", "a1_range", _SHEET, _ANY),
+        (r"^units$", "series_units", _SERIES, _ANY),
+        (r"^units_short$", "series_units_short", _SERIES, _ANY),
+        (r"^(stat_cd|stat_code|statistic_code)$", "usgs_stat_code", _GAUGE, _ANY),
+        (r"^(parameter_cd|parameter_code)$", "usgs_parameter_code", _GAUGE, _ANY),
+        (r"^document_number$", "fr_document_number", _FED_REGISTER, _ANY),
         (r"^(mac|mac_address|macaddress|bssid|hw_address|hardware_address)$", "mac_address", _ANY, _ANY),
     ))
 
@@ -242,6 +250,20 @@ _STRENGTHS = ("5 mg", "10 mg", "20 mg", "25 mg", "40 mg", "50 mg", "100 mg", "20
               "0.5 mg", "2.5 mg", "81 mg", "325 mg", "10 mg/mL", "250 mg/5 mL", "100 mcg", "50 mcg/actuation", "1%")
 
 
+# FRED's unit names with the short forms it prints beside them (facts of its series pages).
+SERIES_UNITS = (("Percent", "%"), ("Billions of Dollars", "Bil. of $"), ("Index 1982-1984=100", "Index 1982-1984=100"),
+                 ("Thousands of Persons", "Thous. of Persons"), ("Billions of Chained 2017 Dollars", "Bil. of Chn. 2017 $"),
+                 ("Dollars per Barrel", "$ per Barrel"), ("Percent Change from Year Ago", "% Chg. from Yr. Ago"),
+                 ("Index 2017=100", "Index 2017=100"), ("Millions of Dollars", "Mil. of $"),
+                 ("Thousands of Units", "Thous. of Units"), ("Dollars per Gallon", "$ per Gal."),
+                 ("Number", "Number"))
+
+
+def _series_units(gen: Generation) -> tuple[str, str]:
+    found: tuple[str, str] = gen.scope.once("series_units", lambda: gen.rng.choice(SERIES_UNITS), inherit=True)
+    return found
+
+
 def a1_range(gen: Generation) -> str:
     """A sheet range in A1 notation ("Sheet1!A1:D12"): the sheet the call names, else Sheet1."""
     asked = gen.snaked_args.get("range")
@@ -289,6 +311,13 @@ CODE_KINDS: dict[str, Callable[[Generation], Any]] = {
     "usgs_site_number": lambda g: f"{g.rng.randint(1_000_000, 14_999_999):08d}",
     "drug_strength": lambda g: g.rng.choice(_STRENGTHS),
     "a1_range": a1_range,
+    "series_units": lambda g: _series_units(g)[0],
+    "series_units_short": lambda g: _series_units(g)[1],
+    # USGS statistic codes (mean, maximum, minimum, median) and parameter codes (discharge,
+    # gage height, water temperature, precipitation, dissolved oxygen, specific conductance).
+    "usgs_stat_code": lambda g: g.rng.choice(("00003", "00003", "00001", "00002", "00008")),
+    "usgs_parameter_code": lambda g: g.rng.choice(("00060", "00060", "00065", "00010", "00045", "00300", "00095")),
+    "fr_document_number": lambda g: f"{g.today.year - g.rng.randint(0, 3)}-{g.rng.randint(100, 28_999):05d}",
 }
 
 # What a value of each kind looks like.
@@ -303,5 +332,6 @@ CODE_PATTERNS: dict[str, re.Pattern[str]] = {k: re.compile(p) for k, p in {
     "cusip": r"^[0-9A-Z]{9}$", "figi": r"^BBG[0-9B-DF-HJ-NP-TV-Z]{8}\d$", "cas_number": r"^\d{2,7}-\d{2}-\d$",
     "orcid": r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$", "ein": r"^\d{2}-\d{7}$", "mac_address": r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$",
     "fiscal_year_end": r"^((0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])|\d{4}-\d{2}-\d{2})$", "sec_accession_number": r"^\d{10}-\d{2}-\d{6}$",
-    "usgs_site_number": r"^\d{8,15}$", "a1_range": r"^[^!]+![A-Z]+\d+(:[A-Z]+\d+)?$",
+    "usgs_site_number": r"^\d{8,15}$", "usgs_stat_code": r"^\d{5}$", "usgs_parameter_code": r"^\d{5}$",
+    "fr_document_number": r"^\d{4}-\d{5}$", "a1_range": r"^[^!]+![A-Z]+\d+(:[A-Z]+\d+)?$",
 }.items()}

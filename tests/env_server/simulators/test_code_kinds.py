@@ -12,6 +12,7 @@ from stdnum.eu import vat
 from stdnum.iso7064 import mod_11_2
 
 from env_server.simulators.code_facts import code_table, exchange_step, exchanges
+from env_server.simulators.code_kinds import SERIES_UNITS
 from env_server.simulators.generate import Generation
 from env_server.simulators.id_formats import ID_FORMAT_PATTERNS
 from env_server.simulators.naming import kind_for, resolve_kind
@@ -166,3 +167,19 @@ def test_a_listing_keeps_its_name_and_takes_its_exchanges_country_and_currency()
 def test_crypto_venues_are_not_stock_exchanges():
     assert exchange_step("data", "crypto_exchange", {"mic": {}, "name": {}}) is None
     assert exchange_step("data", "user", {"name": {}}) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS)
+def test_a_series_short_units_abbreviate_its_units(seed: int):
+    gen = _gen(seed)
+    units, short = draw_kind("series_units", gen), draw_kind("series_units_short", gen)
+    assert (units, short) in SERIES_UNITS
+
+
+def test_gauge_and_register_codes_take_their_agencies_formats():
+    assert resolve_kind("stat_cd", "daily_series", "", {"stat_cd": "code"}) == "usgs_stat_code"
+    assert resolve_kind("parameter_cd", "site_statistic", "", {"parameter_cd": "code"}) == "usgs_parameter_code"
+    assert resolve_kind("document_number", "fr_document", "", {"document_number": "code"}) == "fr_document_number"
+    assert kind_for("document_number", "invoice") != "fr_document_number"
+    assert resolve_kind("units", "series", "", {"units": "code"}) == "series_units"
