@@ -26,6 +26,9 @@ AIRLINES = (("LH", "Lufthansa"), ("DL", "Delta Air Lines"), ("AF", "Air France")
             ("KL", "KLM"), ("EK", "Emirates"), ("QF", "Qantas"), ("SQ", "Singapore Airlines"),
             ("BA", "British Airways"), ("IB", "Iberia"), ("JL", "Japan Airlines"), ("AA", "American Airlines"),
             ("TP", "TAP Air Portugal"), ("LX", "Swiss"), ("AC", "Air Canada"), ("TK", "Turkish Airlines"))
+# Each airline's ICAO designator (facts), beside its IATA code.
+AIRLINE_ICAO = {"LH": "DLH", "DL": "DAL", "AF": "AFR", "UA": "UAL", "KL": "KLM", "EK": "UAE", "QF": "QFA", "SQ": "SIA",
+                "BA": "BAW", "IB": "IBE", "JL": "JAL", "AA": "AAL", "TP": "TAP", "LX": "SWR", "AC": "ACA", "TK": "THY"}
 
 
 def _base_temperature(gen: Generation) -> float:

@@ -1,6 +1,7 @@
 """Identifiers in the formats real APIs use: hashes, wallet addresses and transaction
 hashes, ISBNs, DOIs, ISSNs, IBANs, card numbers, CVE ids, AS numbers, parcel tracking
-numbers and courier slugs.
+numbers and courier slugs; and the registry codes of ``code_kinds`` (IMDb ids, barcodes,
+MICs, SIC codes, patent numbers, VAT numbers...).
 
 ``id_format_kind(field, entity)`` names the kind a field's name implies. It runs before
 the general naming rules (so ``hostname`` is a host, not a person) and beats a generic
@@ -16,6 +17,8 @@ import re
 import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from env_server.simulators.code_kinds import CODE_KINDS, CODE_PATTERNS, code_kind
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -66,7 +69,7 @@ def id_format_kind(low: str, entity: str) -> str | None:
         return "sha256"
     if low == "slug" and words & _PARCEL_WORDS:
         return "courier_slug"
-    return None
+    return code_kind(low, entity)  # IMDb ids, barcodes, MICs, SIC codes, patents... (code_kinds)
 
 
 def _hex(gen: Generation, n: int) -> str:
@@ -182,12 +185,13 @@ ID_FORMAT_KINDS: dict[str, Callable[[Generation], Any]] = {
                                    12389, 45102, 63949, 396982, 8452, 3215, 701, 174)),
     "tracking_number": tracking_number,
     "courier_slug": lambda g: g.rng.choice(COURIER_SLUGS),
+    **CODE_KINDS,
 }
 
 # Broad hints an identifier's name beats ("sha256": "code" was written before these kinds).
 OVERRIDABLE_HINTS = frozenset({"code", "uuid", "id", "tag", "title", "slug", "name", "word", "words", "sentence",
                                "description", "count", "url", "own_url", "company", "username", "address", "city",
-                               "status", "version"})
+                               "status", "version", "category"})
 
 # What a value of each kind looks like (the audit's check, the property tests' oracle).
 ID_FORMAT_PATTERNS: dict[str, re.Pattern[str]] = {k: re.compile(p) for k, p in {
@@ -196,4 +200,4 @@ ID_FORMAT_PATTERNS: dict[str, re.Pattern[str]] = {k: re.compile(p) for k, p in {
     "isbn": r"^97[89]-?\d{1,5}-?\d+-?\d+-?\d$", "doi": r"^10\.\d{4,9}/\S+$", "issn": r"^\d{4}-\d{3}[\dX]$",
     "iban": r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$", "swift_bic": r"^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$",
     "card_number": r"^\d{15,16}$", "cve_id": r"^CVE-\d{4}-\d{4,7}$", "routing_number": r"^\d{9}$",
-}.items()}
+}.items()} | CODE_PATTERNS

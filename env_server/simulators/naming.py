@@ -151,6 +151,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), k)
     for p, k in [
         (r"^(icao|icao_id|icao_code|station_icao|airport_icao)$", "airport_icao"),
+        (r"^(airport_code|airport_iata|iata_code)$", "airport_code"),
         (r"^(arrival_airport|destination_code|destination_location_code|arr_iata|to_airport|destination_iata)$",
          "destination_airport_code"),
         (r"^(departure_airport|origin_code|origin_location_code|dep_iata|from_airport|origin_iata)$", "airport_code"),
@@ -304,7 +305,7 @@ def kind_for(field: str, entity: str, parent: str = "") -> str | None:
     if county is not None:
         return county
     if low in _AIRLINE_CODES and set(snake(entity).split("_")) & _AIRLINE_WORDS:
-        return "code"  # an airline's ICAO designator ("KLM"), not an airport's
+        return "airline_icao" if "icao" in low else "airline_code"  # an airline's designator ("KLM"), not an airport's
     for pattern, kind in _RULES:
         if pattern.search(low):
             return kind

@@ -24,7 +24,8 @@ call's waypoints (``route_facts``), a message's body and preview about its subje
 (``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``), a league table whose
 results add up and whose rows stand in points order (``standings``), an economic series whose units and frequency
 agree with its title (``economic_series``), a census variable as the survey's dictionary words it
-(``census_variables``).
+(``census_variables``), a stock
+exchange whose name, seat and zone are its MIC's (``code_facts``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from env_server.simulators import (
     artwork_facts,
     candles,
     census_variables,
+    code_facts,
     coin_facts,
     cumulative,
     economic_series,
@@ -111,7 +113,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 email_bodies.email_step(entity, props),
                                 hebcal_facts.calendar_step(props), standings.standings_step(entity, props),
                                 economic_series.series_step(entity, props),
-                                census_variables.variable_step(entity, props)]
+                                census_variables.variable_step(entity, props),
+                                code_facts.exchange_step(name, entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -30,6 +30,7 @@ from env_server.simulators.aviation_kinds import AVIATION_KINDS
 from env_server.simulators.calendar_kinds import CALENDAR_KINDS
 from env_server.simulators.clock_kinds import CLOCK_KINDS
 from env_server.simulators.coherent_kinds import (
+    AIRLINE_ICAO,
     airline,
     condition,
     distance_km,
@@ -280,6 +281,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "destination_airport_code": lambda g: g.scope.airport("destination").iata,
     "airline": lambda g: airline(g)[1],
     "airline_code": lambda g: airline(g)[0],
+    "airline_icao": lambda g: AIRLINE_ICAO[airline(g)[0]],
     "flight_number": lambda g: f"{airline(g)[0]}{g.rng.randint(100, 2999)}",
     "departure_time": lambda g: trip(g)[0].strftime("%Y-%m-%dT%H:%M:00Z"),
     "arrival_time": lambda g: trip(g)[1].strftime("%Y-%m-%dT%H:%M:00Z"),
