@@ -31,6 +31,7 @@ from env_server.http_guard import is_loopback
 from env_server.orchestrator.cli import scenarios_app
 from env_server.scoring.cli import score_app
 from env_server.scoring.rules import Grading
+from env_server.search import SearchRanking
 from env_server.specs.cli import specs_app
 from state.store import Durability
 
@@ -152,6 +153,10 @@ def serve(
         "How live scenario sessions and RL envs judge gold calls. native: with the per-argument match rules of "
         "native scenarios (equivalent values, omittable defaults, free text by keywords, number tolerance); "
         "official: the official WildToolBench checker alone, rules ignored."))] = _SETTING["grading"].default,
+    search_ranking: Annotated[SearchRanking, typer.Option(case_sensitive=False, help=(
+        "How search_tools ranks. lexical: by words; hybrid: fused with sentence-embedding similarity, which "
+        "needs the 'semantic' extra (pip install 'toolenv[semantic]'; without it, lexical) and embeds every "
+        "tool on the first search."))] = _SETTING["search_ranking"].default,
 ) -> None:
     """Serve the catalog over MCP (streamable HTTP by default, or stdio)."""
     import secrets
@@ -185,6 +190,7 @@ def serve(
         durability=durability,
         fsync=fsync,
         grading=grading,
+        search_ranking=search_ranking,
         **({"today": dt.date.fromisoformat(today)} if today else {}),
     )
     if fsync and stdio and db is None:

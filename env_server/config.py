@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from env_server.scoring.rules import Grading
+from env_server.search import SearchRanking
 from env_server.simulators.base import DEFAULT_TODAY
 from state.store import Durability
 
@@ -127,6 +128,12 @@ class ServerSettings(BaseModel):
         default=Grading.NATIVE,
         description=("native: gold calls of native scenarios are matched with their per-argument match rules; "
                      "official: the official WildToolBench checker alone (rules ignored)."))
+
+    # -- search_tools --
+    search_ranking: SearchRanking = Field(
+        default=SearchRanking.LEXICAL,
+        description=("lexical: search_tools ranks by words (BM25F, synonyms, intent); hybrid: fused with "
+                     "sentence-embedding similarity (the 'semantic' extra; without it, lexical)."))
 
     @model_validator(mode="after")
     def _fsync_needs_the_journal(self) -> ServerSettings:

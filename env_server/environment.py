@@ -12,7 +12,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from env_server.catalog import Catalog
 from env_server.catalog.models import ToolSpec
@@ -21,7 +21,7 @@ from env_server.errors import ArgumentError, ToolCallError
 from env_server.faults import Fault, FaultInjector
 from env_server.limits import limit_problems, within_limits
 from env_server.owned import Owned
-from env_server.search import SEARCH_TOOL, ToolSearchIndex, search_index_for
+from env_server.search import SEARCH_TOOL, ToolSearchIndex, ranking_index_for
 from env_server.session_lifecycle import SessionLifecycle
 from env_server.session_types import CallHook, CallOutcome, SessionExtension, SessionView, UnknownToolError
 from env_server.simulators import CatalogRules, SimContext, StateHandle, simulate
@@ -35,6 +35,9 @@ from state.encoding import encode_canonical, encode_text
 from state.stamps import elapsed_ms, utc_now
 from state.store import StateStore
 from state.world import World
+
+if TYPE_CHECKING:
+    from env_server.search.semantic import HybridSearchIndex
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +68,7 @@ class ToolEnvironment(SessionLifecycle):
         self._validators: dict[Any, Any] = catalog.derived.get("container_validators", dict)
         # The call log's clock: each call's timestamp is its reading (see ``state.stamps``).
         self._clock: Callable[[], dt.datetime] = clock or utc_now
-        self._search_index: ToolSearchIndex | None = None
+        self._search_index: ToolSearchIndex | HybridSearchIndex | None = None
         self._search_validator = ArgumentValidator(SEARCH_TOOL.name, SEARCH_TOOL.input_schema)
         self._views: dict[str, SessionView] = {}
         # Per-session behaviour, set through ``attach``; a call reads each with one dict lookup.
@@ -252,7 +255,7 @@ class ToolEnvironment(SessionLifecycle):
             raise _argument_error(SEARCH_TOOL.name, problems)
         allowed = None if view is self._free else frozenset(view.names.values())
         if self._search_index is None:
-            self._search_index = search_index_for(self.catalog)
+            self._search_index = ranking_index_for(self.catalog, self.settings.search_ranking)
         category = _known_category(self._search_index, args.get("category"))
         hits = self._search_index.search(args["query"], int(args.get("limit", 10)), allowed, category)
         results = []
@@ -333,7 +336,7 @@ def _rules_for(catalog: Catalog) -> CatalogRules:
     return catalog.derived.get("rules", lambda: CatalogRules.from_specs(list(catalog.tools.values())))
 
 
-def _known_category(index: ToolSearchIndex, category: str | None) -> str | None:
+def _known_category(index: ToolSearchIndex | HybridSearchIndex, category: str | None) -> str | None:
     """The catalog's spelling of ``category`` (any letter case); an unknown one names the known ones."""
     if category is None:
         return None
