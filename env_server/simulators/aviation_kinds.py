@@ -189,3 +189,13 @@ AVIATION_RULES: list[tuple[re.Pattern[str], str]] = [
         (r"^certification_type_?date$", "faa_certification"),
     ]
 ]
+
+
+_ARRIVAL_ROLES = frozenset({"destination", "to", "dest", "arrival", "arrival_airport", "destination_airport",
+                            "to_airport", "arr", "arr_iata", "destination_iata", "destination_code"})
+
+
+def trip_end_kind(field: str, hint: str | None) -> str | None:
+    """A trip's arrival end that a profile hints as an airport code: the destination's airport,
+    not the origin's again (a flight alert from MKZ to MKZ)."""
+    return "destination_airport_code" if hint == "airport_code" and field in _ARRIVAL_ROLES else None

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 
 from env_server.catalog import words
-from env_server.simulators.aviation_kinds import AVIATION_RULES
+from env_server.simulators.aviation_kinds import AVIATION_RULES, trip_end_kind
 from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
@@ -394,4 +394,5 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
         return named or GENERIC_HINTS[hint]
     if named in _SPECIFIC and hint in _BROAD:  # the name says more than an older, broad hint
         return named
-    return hint or named
+    return trip_end_kind(low, hint) or hint or named  # a trip's two ends are two airports
+
