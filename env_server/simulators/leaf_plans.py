@@ -71,6 +71,20 @@ def response_success(enum: list[Any], name: str) -> Any:
     return next((v for v in enum if v.lower() in _SUCCESS), None)
 
 
+_HTTP_STATUS_FIELDS = frozenset({"status", "statuscode", "httpstatus", "httpcode", "responsecode"})
+
+
+def http_status_node(name: str, schema: Mapping[str, Any]) -> Node | None:
+    """A response's own HTTP status (``"status": 200``): an answer that carries data is a 200,
+    when the field is an integer that can hold it (a 0/1 flag or a 1/2 service state cannot)."""
+    if schema.get("type") != "integer" or snake(name).replace("_", "") not in _HTTP_STATUS_FIELDS:
+        return None
+    enum = schema.get("enum")
+    lo, hi = schema.get("minimum", 100), schema.get("maximum", 599)
+    fits = 200 in enum if isinstance(enum, list) else lo <= 200 <= hi
+    return (lambda gen, index: 200) if fits else None
+
+
 def compile_boolean(name: str, kind: str | None = None) -> Node:
     if kind in BOOLEAN_KINDS:  # a fact of the record ("is_dst" of its time zone)
         draw = KINDS[kind]

@@ -31,6 +31,7 @@ from env_server.simulators.leaf_plans import (
     compile_enum,
     compile_number,
     compile_string,
+    http_status_node,
 )
 from env_server.simulators.list_shapes import (
     arrange,
@@ -133,7 +134,7 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
-    clock = _clock_node(schema, name, parent, typ, hints)
+    clock = _clock_node(schema, name, parent, typ, hints) or http_status_node(name, schema)
     if clock is not None:
         return clock
     if isinstance(enum, list) and enum:

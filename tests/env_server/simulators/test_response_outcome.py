@@ -9,7 +9,7 @@ import pytest
 from env_server.catalog import load_catalog
 from env_server.config import ServerSettings
 from env_server.environment import ToolEnvironment
-from env_server.simulators.leaf_plans import response_success
+from env_server.simulators.leaf_plans import http_status_node, response_success
 from state import Database
 
 
@@ -43,3 +43,15 @@ def test_a_balance_and_a_signature_query_report_success_beside_their_data():
         assert (balance["status"], balance["message"]) == ("1", "OK")
         found = env.call_tool(sid, tools[1], {"signature": "AgentTesla"}).result
         assert found["data"] and found["query_status"] == "ok"
+
+
+@pytest.mark.parametrize(("name", "schema", "status"), [
+    ("status", {"type": "integer"}, 200),
+    ("statusCode", {"type": "integer", "minimum": 200, "maximum": 599}, 200),
+    ("http_status", {"type": "integer", "enum": [200, 404]}, 200),
+    ("status", {"type": "integer", "minimum": 0, "maximum": 1}, None),  # a flag, not an HTTP status
+    ("status", {"type": "string"}, None),
+])
+def test_an_http_status_of_an_answer_is_200(name, schema, status):
+    node = http_status_node(name, schema)
+    assert (node(None, None) if node is not None else None) == status  # type: ignore[arg-type]
