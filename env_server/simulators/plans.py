@@ -97,7 +97,7 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     if not name:
         return inner
     snake_name = snake(name)
-    # The center of a nearby search is not where each place it finds lies.
+    # The center of a nearby search is not where each place (or item) it finds lies.
     centered = snake_name in _COORDINATES
     # Rows that are points of their own (pois, postcodes): theirs, wherever the search centred.
     located = centered and not frozenset(entity.lower().split("_")).isdisjoint(_LOCATED)
@@ -109,7 +109,7 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
         # An output field named like an argument repeats it, when it fits the schema.
-        if args and not (centered and gen.scope.fresh and (located or gen.lists_places)):
+        if args and not (centered and gen.scope.fresh and (located or gen.lists_places or not gen.scope.is_top)):
             value = args.get(name, MISSING)
             if value is MISSING:
                 snaked = gen._args_snake

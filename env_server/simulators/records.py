@@ -232,13 +232,20 @@ class RecordScope:
     def _draw_point(self) -> tuple[float, float]:
         place = self.place
         lat, lon = place.latitude, place.longitude
-        if self.gen.entity in POINT_ENTITIES:
+        if self.gen.entity in POINT_ENTITIES or self._found_near_call():
             radius = min(self.gen.call_radius() or 4.0, 4.0)
             dist = radius * math.sqrt(self.gen.rng.random())
             angle = self.gen.rng.random() * 2 * math.pi
             lat += dist / 111.0 * math.cos(angle)
             lon += dist / (111.0 * max(0.2, math.cos(math.radians(lat)))) * math.sin(angle)
         return round(lat, 4), round(lon, 4)
+
+    def _found_near_call(self) -> bool:
+        """An item of a list the call asked for around a point (fires, parking, sensors near
+        it): each lies somewhere near the point, not all on it. Places listed as themselves
+        (cities, a station asked by id) keep their own coordinates."""
+        return (self.parent is not None and self.fresh and self.gen.call_point is not None
+                and not self.gen.lists_places and not station_list(self.gen))
 
     def airport(self, role: str = "origin") -> AirportFact:
         airport: AirportFact = self.once(

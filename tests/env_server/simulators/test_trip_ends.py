@@ -51,3 +51,13 @@ def test_no_sampled_trip_starts_where_it_ends():
             same += [(name, a, record[a]) for a, b in ENDS
                      if isinstance(record.get(a), str) and len(record[a]) == 3 and record.get(a) == record.get(b)]
     assert not same
+
+
+def test_items_found_around_a_point_lie_near_it_each_at_its_own_spot():
+    catalog = load_catalog()
+    env = ToolEnvironment(catalog, Database(), ServerSettings())
+    env.create_session(tools=["ambee_list_active_fires"], session_id="f", seed=5, today=dt.date(2026, 12, 7))
+    fires = env.call_tool("f", "ambee_list_active_fires", {"lat": 17.6801, "lng": 83.2016}).result["data"]
+    spots = {(f["lat"], f["lng"]) for f in fires}
+    assert len(spots) == len(fires) > 1
+    assert all(abs(lat - 17.6801) < 0.1 and abs(lng - 83.2016) < 0.1 for lat, lng in spots)
