@@ -21,7 +21,13 @@ authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue
 object whose department, medium, culture and date agree (``artwork_facts``), a dictionary record of the word asked
 (``lexicon_answers``) and Datamuse-style word lists (``lexicon_lists``), from WordNet, a route that follows the
 call's waypoints (``route_facts``), a message's body and preview about its subject
-(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``).
+(``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``),
+and domain notices composed from their record's own facts (``notice_compose``): a transit
+alert naming its line and stops (``transit_notices``), a drug label's sections for its drug
+(``drug_labels``), a vehicle recall's texts for its component and a drug recall's product
+(``recall_notices``), a patent's title, abstract and claims about one invention
+(``patent_texts``), a registry filing's description for its type code (``filing_texts``),
+and a park alert naming a real park (``park_alerts``).
 """
 
 from __future__ import annotations
@@ -36,8 +42,10 @@ from env_server.simulators import (
     candles,
     coin_facts,
     cumulative,
+    drug_labels,
     email_bodies,
     event_hours,
+    filing_texts,
     foreign_ids,
     hebcal_facts,
     holiday_facts,
@@ -50,12 +58,15 @@ from env_server.simulators import (
     nutrition,
     package_names,
     parcel_facts,
+    park_alerts,
+    patent_texts,
     performer_facts,
     pet_facts,
     phone_facts,
     poems,
     product_facts,
     quran,
+    recall_notices,
     route_facts,
     scripture,
     sea_state,
@@ -63,6 +74,7 @@ from env_server.simulators import (
     taxon_facts,
     text_language,
     tracker_facts,
+    transit_notices,
     uk_postcodes,
     us_zips,
     w3w_facts,
@@ -103,7 +115,12 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 lexicon_answers.lexicon_step(name, entity, props),
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
                                 email_bodies.email_step(entity, props),
-                                hebcal_facts.calendar_step(props)]
+                                hebcal_facts.calendar_step(props), transit_notices.transit_step(name, entity, props),
+                                drug_labels.label_step(name, entity, props),
+                                recall_notices.recall_step(name, entity, props),
+                                patent_texts.patent_step(name, entity, props),
+                                filing_texts.filing_step(name, entity, props),
+                                park_alerts.park_alert_step(name, entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
