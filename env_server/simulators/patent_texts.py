@@ -35,7 +35,7 @@ _CLASSES = ("ipc_class", "ipc_classes", "ipc", "cpc_group", "cpc_groups", "class
 _CLAIM_TEXTS = ("text", "claim_text", "claim")
 _NUMBERS = ("number", "claim_number", "num")
 _IDS = ("publication_number", "patent_id", "patent_number", "application_number", "doc_number")
-_TERMS = ("q", "query", "search", "keyword", "keywords", "text", "term", "title")
+_TERMS = ("q", "query", "search", "keyword", "keywords", "text", "text_any", "text_all", "text_phrase", "term", "title")
 
 
 def patent_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:

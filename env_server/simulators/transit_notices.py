@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.simulators.alert_kinds import is_weather_alert
 from env_server.simulators.draws import slugify
 from env_server.simulators.naming import snake
-from env_server.simulators.notice_compose import Fields, capitalized, compose, fits, words_of
+from env_server.simulators.notice_compose import Fields, capitalized, fits, template, words_of
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -63,6 +63,11 @@ _TOPICS = {
 }
 _DRAWN_TOPICS = ("delay", "delay", "delay", "suspension", "reduced", "planned", "closure", "elevator", "shuttle")
 _BUS_TOPICS = frozenset({"detour", "moved"})
+_STATION_TOPICS = frozenset({"elevator", "escalator", "track", "closure"})
+# The cause a feed files a notice under when its text names none.
+_TOPIC_CAUSES = {"planned": "Planned works", "track": "Track work", "shuttle": "Track work",
+                 "elevator": "Equipment maintenance", "escalator": "Equipment maintenance", "extra": "Special event",
+                 "moved": "Roadworks", "good": "", "closure": "Station works", "detour": "Roadworks"}
 _EFFECT_ENUM_WORDS = frozenset({"DELAY", "DETOUR", "SHUTTLE", "SUSPENSION", "REDUCED_SERVICE", "NO_SERVICE",
                                 "SIGNIFICANT_DELAYS", "STOP_CLOSURE"})
 
@@ -139,13 +144,19 @@ def transit_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | Non
     return step
 
 
-def _line(record: Mapping[str, Any], gen: Generation, lay: _Layout) -> Line:
+def _line(record: Mapping[str, Any], gen: Generation, lay: _Layout, topic: str) -> Line:
     """The record's line: the network's line its fields name, else one drawn from the network."""
     lines = network(gen.provider)
     named = lay.codes.first_value(record) or lay.names.first_value(record)
     if lines:
         found = next((x for x in lines if named in (x.code, x.name)), None)
-        return found or lines[gen.rng.randrange(len(lines))]
+        if found is not None:
+            return found
+        # An effect at stations (an elevator, a platform) is a rail line's; a detour a bus route's.
+        fitting = [x for x in lines if (x.mode == "bus") == (topic in _BUS_TOPICS)] if topic in (
+            _BUS_TOPICS | _STATION_TOPICS) else []
+        pool = fitting or list(lines)
+        return pool[gen.rng.randrange(len(pool))]
     line = named or str(gen.rng.choice(gen.facts.vocab.get("transit_line").values))
     stops = _table()["generic_stops"]
     return Line(line, line, "", tuple(stops[gen.rng.randrange(len(stops))] for _ in range(4)), line)
@@ -187,7 +198,8 @@ def _write_line(record: dict[str, Any], line: Line, stops: tuple[str, str], lay:
 
 def _write(record: dict[str, Any], gen: Generation, lay: _Layout, props: Mapping[str, Any]) -> None:
     rng = gen.rng
-    line = _line(record, gen, lay)
+    topic = _topic(record, gen, lay, props)
+    line = _line(record, gen, lay, topic)
     at = rng.randrange(len(line.stops) - 1)
     stop, stop2 = line.stops[at], line.stops[at + 1 + rng.randrange(min(3, len(line.stops) - at - 1))]
     direction = str(rng.choice(_table()["directions"]))
@@ -204,12 +216,17 @@ def _write(record: dict[str, Any], gen: Generation, lay: _Layout, props: Mapping
     slots = {"line": line.spoken, "stop": stop, "stop2": stop2, "direction": direction,
              "Direction": capitalized(direction), "minutes": minutes, "minutes2": minutes + rng.choice((5, 10, 15)),
              "cause": cause}
-    topic = _topic(record, gen, lay, props)
     if topic in _BUS_TOPICS and line.mode and not bus:
         topic = "planned"  # a train line is not detoured round a street
+    elif topic in _STATION_TOPICS and bus:
+        topic = "detour"  # a bus stop has no platform elevator
+    named_cause = False
     for key in lay.texts.keys:
         if key in record:
-            record[key] = compose(gen, KIND, ("effect",), (topic,), slots)
-    for key in lay.causes.keys:
-        if key in record:
-            record[key] = capitalized(cause.split(" ", 1)[1] if cause.startswith(("a ", "an ")) else cause)
+            text = template(gen, KIND, ("effect",), (topic,))
+            named_cause = named_cause or "{cause}" in text
+            record[key] = text.format_map(slots)
+    # A cause field gives the cause the text names, or the cause its effect implies.
+    said = capitalized(cause.split(" ", 1)[1] if cause.startswith(("a ", "an ")) else cause) if named_cause \
+        else _TOPIC_CAUSES.get(topic, "Operational reasons")
+    lay.causes.write(record, said, props)
