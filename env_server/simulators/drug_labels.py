@@ -86,17 +86,32 @@ def drug_facts(name: str) -> DrugFacts:
                      facts["form"], tuple(facts["strengths"]))
 
 
+_SEARCHES = ("search", "q", "query", "term", "drug", "drug_name", "generic_name")
+
+
+def searched_drug(gen: Generation) -> str | None:
+    """The listed drug a search names (``sumatriptan``, ``openfda.generic_name:"sumatriptan"``), or None."""
+    for key in _SEARCHES:
+        value = gen.snaked_args.get(key)
+        if isinstance(value, str):
+            wanted = value.rsplit(":", 1)[-1].strip(" \"'").replace("+", " ").lower()
+            if wanted in _table()["drugs"]:
+                return wanted
+    return None
+
+
 def record_drug(record: dict[str, Any], names: Fields, gen: Generation) -> DrugFacts:
-    """The drug the record names, or one drawn (and written to its name fields)."""
-    named = names.first_value(record)
-    if named is not None and named.strip().lower() in _table()["drugs"]:
-        return drug_facts(named)
+    """The drug the call names (by name or in its search), else the record's, else one drawn;
+    written to the record's name fields."""
     sent = next((v for k in map(snake, names.keys) if isinstance(v := gen.snaked_args.get(k), str) and v.strip()),
                 None)
     if sent is not None:
         return drug_facts(sent)
-    drugs = known_drugs()
-    drug = drugs[gen.rng.randrange(len(drugs))]
+    named = names.first_value(record)
+    drug = searched_drug(gen)  # a search for a drug finds that drug's labels
+    if drug is None and named is not None and named.strip().lower() in _table()["drugs"]:
+        return drug_facts(named)
+    drug = drug or known_drugs()[gen.rng.randrange(len(known_drugs()))]
     for key in names.keys:
         if key in record:
             record[key] = drug

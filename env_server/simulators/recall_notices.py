@@ -18,7 +18,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators.drug_labels import DrugFacts, drug_facts, known_drugs
+from env_server.simulators.drug_labels import DrugFacts, drug_facts, known_drugs, searched_drug
 from env_server.simulators.naming import snake
 from env_server.simulators.notice_compose import Fields, capitalized, compose, titled, words_of
 from env_server.simulators.reference_tables import reference_table
@@ -109,8 +109,7 @@ def _drug_recall_step(props: Mapping[str, Any]) -> Step | None:
         return None
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
-        drugs = known_drugs()
-        drug = drug_facts(drugs[gen.rng.randrange(len(drugs))])
+        drug = drug_facts(searched_drug(gen) or known_drugs()[gen.rng.randrange(len(known_drugs()))])
         slots = drug.slots(gen)
         for key in products.keys:
             if key in record:

@@ -254,3 +254,12 @@ def test_no_covered_tool_answers_with_a_personal_note(env: ToolEnvironment):
     texts += [r["Summary"] for r in call(env, "nhtsa_list_recalls_by_vehicle", make="ford", model="f-150",
                                          modelYear=2020)["results"]]
     assert texts and not NOTES & set(texts)
+
+
+@pytest.mark.parametrize("search", ["sumatriptan", 'openfda.generic_name:"sumatriptan"'])
+def test_a_label_or_recall_search_for_a_drug_answers_about_that_drug(env: ToolEnvironment, search: str):
+    labels = call(env, "openfda_search_drug_labels", search=search)["results"]
+    assert labels and {label["generic_name"] for label in labels} == {"sumatriptan"}
+    assert all("migraine" in label["indications_and_usage"] for label in labels), labels
+    recalls = call(env, "openfda_search_drug_recalls", search=search)["results"]
+    assert recalls and all(r["product_description"].startswith("Sumatriptan") for r in recalls), recalls
