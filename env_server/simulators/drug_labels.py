@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.naming import snake
-from env_server.simulators.notice_compose import Fields, capitalized, compose, words_of
+from env_server.simulators.notice_compose import Fields, capitalized, template, words_of
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -136,10 +136,20 @@ def label_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
         slots = drug.slots(gen)
         for key, section in sections.items():
             if key in record:
-                text = compose(gen, KIND, ("section",), (section,), slots)
+                text = _section(gen, section, drug, slots)
                 record[key] = [text] if isinstance(record[key], list) else text
 
     return step
+
+
+def _section(gen: Generation, section: str, drug: DrugFacts, slots: Mapping[str, str]) -> str:
+    """A template of the section, filled; a drug with one indication is not given two."""
+    text = template(gen, KIND, ("section",), (section,))
+    for _ in range(6):
+        if len(drug.conditions) > 1 or "{condition2}" not in text:
+            break
+        text = template(gen, KIND, ("section",), (section,))
+    return text.format_map(slots)
 
 
 def _is_text(schema: Any) -> bool:
