@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.naming import snake
-from env_server.simulators.notice_compose import Fields, capitalized, template, words_of
+from env_server.simulators.notice_compose import Fields, capitalized, compose_whole, template, words_of
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def label_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
                 text = _section(gen, section, drug, slots)
                 record[key] = [text] if isinstance(record[key], list) else text
 
-    return step
+    return compose_whole(step, sections)
 
 
 def _section(gen: Generation, section: str, drug: DrugFacts, slots: Mapping[str, str]) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.draws import faker_pool
-from env_server.simulators.notice_compose import Fields, retitle, words_of
+from env_server.simulators.notice_compose import Fields, compose_whole, retitle, words_of
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -60,7 +60,7 @@ def filing_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None
             if key in record:
                 record[key] = text
 
-    return step
+    return compose_whole(step, descriptions)
 
 
 def _entry(record: Mapping[str, Any], names: Fields, gen: Generation) -> dict[str, Any]:

@@ -11,7 +11,7 @@ pattern matching per call.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,26 @@ from env_server.simulators.naming import snake
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
+
+
+Step = Callable[[dict[str, Any], "Generation", "int | None"], None]
+
+
+@dataclass(frozen=True)
+class Composer:
+    """A record step that writes the fields ``writes`` whole, whatever they held: the record's
+    plan leaves them empty instead of drawing a value first (``plans``)."""
+
+    run: Step
+    writes: frozenset[str]
+
+    def __call__(self, record: dict[str, Any], gen: Generation, index: int | None) -> None:
+        self.run(record, gen, index)
+
+
+def compose_whole(run: Step, *written: Fields | Iterable[str]) -> Composer:
+    keys = frozenset(k for group in written for k in (group.keys if isinstance(group, Fields) else group))
+    return Composer(run, keys)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.simulators.notice_compose import Fields, retitle, words_of
+from env_server.simulators.notice_compose import Fields, compose_whole, retitle, words_of
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def park_alert_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | 
         categories.write(record, entry["category"], props)
         texts.write(record, str(entry["description"]).format_map({"park": park}), props)
 
-    return step
+    return compose_whole(step, texts)
 
 
 def _park(gen: Generation) -> tuple[str, str]:

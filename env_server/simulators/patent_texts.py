@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.draws import draw_unused
 from env_server.simulators.naming import snake
-from env_server.simulators.notice_compose import Fields, capitalized, compose, is_free_text, retitle, words_of
+from env_server.simulators.notice_compose import (
+    Fields,
+    capitalized,
+    compose,
+    compose_whole,
+    is_free_text,
+    retitle,
+    words_of,
+)
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -68,7 +76,7 @@ def patent_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None
             if key in record:
                 record[key] = compose(gen, TEXTS, ("section",), ("abstract",), found)
 
-    return step
+    return compose_whole(step, abstracts)
 
 
 def _claim_step(props: Mapping[str, Any]) -> Step | None:
@@ -88,7 +96,7 @@ def _claim_step(props: Mapping[str, Any]) -> Step | None:
             if key in record:
                 record[key] = f"{number}. " + capitalized(compose(gen, TEXTS, ("section",), (section,), slots))
 
-    return step
+    return compose_whole(step, texts)
 
 
 def _invention(gen: Generation, *, shared: bool) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.drug_labels import DrugFacts, drug_facts, known_drugs, searched_drug
 from env_server.simulators.naming import snake
-from env_server.simulators.notice_compose import Fields, capitalized, compose, titled, words_of
+from env_server.simulators.notice_compose import Fields, capitalized, compose, compose_whole, titled, words_of
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def _vehicle_step(props: Mapping[str, Any], complaint: bool) -> Step | None:
             if key in record:
                 record[key] = capitalized(compose(gen, VEHICLE_KIND, ("part", "system"), (which, system), slots))
 
-    return step
+    return compose_whole(step, parts)
 
 
 def _sent(args: Mapping[str, Any], names: tuple[str, ...]) -> Any:
@@ -118,7 +118,7 @@ def _drug_recall_step(props: Mapping[str, Any]) -> Step | None:
             if key in record:
                 record[key] = compose(gen, DRUG_KIND, ("section",), ("recall",), slots)
 
-    return step
+    return compose_whole(step, reasons, products)
 
 
 def product_line(drug: DrugFacts, strength: str, gen: Generation) -> str:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.simulators.alert_kinds import is_weather_alert
 from env_server.simulators.draws import slugify
 from env_server.simulators.naming import snake
-from env_server.simulators.notice_compose import Fields, capitalized, fits, template, words_of
+from env_server.simulators.notice_compose import Fields, capitalized, compose_whole, fits, template, words_of
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ _TOPICS = {
 _DRAWN_TOPICS = ("delay", "delay", "delay", "suspension", "reduced", "planned", "closure", "elevator", "shuttle")
 _BUS_TOPICS = frozenset({"detour", "moved"})
 _STATION_TOPICS = frozenset({"elevator", "escalator", "track", "closure"})
+_PICKY_TOPICS = _BUS_TOPICS | _STATION_TOPICS
 # The cause a feed files a notice under when its text names none.
 _TOPIC_CAUSES = {"planned": "Planned works", "track": "Track work", "shuttle": "Track work",
                  "elevator": "Equipment maintenance", "escalator": "Equipment maintenance", "extra": "Special event",
@@ -95,6 +96,13 @@ def network(provider: str) -> tuple[Line, ...]:
         return ()
     return tuple(Line(x["name"], x["code"], x["mode"], tuple(x["stops"]), x.get("spoken", x["name"]))
                  for x in found["lines"])
+
+
+@functools.lru_cache(maxsize=128)
+def _lines_for(provider: str, bus: bool) -> tuple[Line, ...]:
+    """The network's bus routes (or its rail lines), or all its lines when it has none of them."""
+    lines = network(provider)
+    return tuple(x for x in lines if (x.mode == "bus") == bus) or lines
 
 
 def _is_transit(name: str, entity: str, props: Mapping[str, Any]) -> bool:
@@ -141,7 +149,7 @@ def transit_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | Non
         if lay.texts or network(gen.provider):
             _write(record, gen, lay, props)
 
-    return step
+    return compose_whole(step, lay.texts, lay.causes) if lay.texts else step
 
 
 def _line(record: Mapping[str, Any], gen: Generation, lay: _Layout, topic: str) -> Line:
@@ -153,9 +161,7 @@ def _line(record: Mapping[str, Any], gen: Generation, lay: _Layout, topic: str) 
         if found is not None:
             return found
         # An effect at stations (an elevator, a platform) is a rail line's; a detour a bus route's.
-        fitting = [x for x in lines if (x.mode == "bus") == (topic in _BUS_TOPICS)] if topic in (
-            _BUS_TOPICS | _STATION_TOPICS) else []
-        pool = fitting or list(lines)
+        pool = _lines_for(gen.provider, topic in _BUS_TOPICS) if topic in _PICKY_TOPICS else lines
         return pool[gen.rng.randrange(len(pool))]
     line = named or str(gen.rng.choice(gen.facts.vocab.get("transit_line").values))
     stops = _table()["generic_stops"]
@@ -202,7 +208,8 @@ def _write(record: dict[str, Any], gen: Generation, lay: _Layout, props: Mapping
     line = _line(record, gen, lay, topic)
     at = rng.randrange(len(line.stops) - 1)
     stop, stop2 = line.stops[at], line.stops[at + 1 + rng.randrange(min(3, len(line.stops) - at - 1))]
-    direction = str(rng.choice(_table()["directions"]))
+    directions = _table()["directions"]
+    direction = directions[rng.randrange(len(directions))]
     if line.mode:  # a network we know: the record's line, stops, direction and mode are its facts
         _write_line(record, line, (stop, line.stops[-1]), lay, props)
     else:  # an unknown network: the record's own stop and direction are what the text names
@@ -210,8 +217,9 @@ def _write(record: dict[str, Any], gen: Generation, lay: _Layout, props: Mapping
         direction = (lay.directions.first_value(record) or direction).lower()
     bus = line.mode == "bus"
     causes = gen.facts.vocab.grouped(CAUSES, "mode")
-    pool = causes[("any",)] + causes[("bus",) if bus else ("rail",)] if line.mode else causes[("any",)]
-    cause = pool[rng.randrange(len(pool))]
+    anywhere, own = causes[("any",)], causes[("bus",) if bus else ("rail",)] if line.mode else ()
+    at = rng.randrange(len(anywhere) + len(own))  # a cause of any line, or of this kind of line
+    cause = anywhere[at] if at < len(anywhere) else own[at - len(anywhere)]
     minutes = rng.choice((5, 8, 10, 10, 12, 15, 15, 20, 20, 25, 30, 45))
     slots = {"line": line.spoken, "stop": stop, "stop2": stop2, "direction": direction,
              "Direction": capitalized(direction), "minutes": minutes, "minutes2": minutes + rng.choice((5, 10, 15)),
