@@ -48,6 +48,7 @@ from env_server.simulators.market_figures import figure_kind
 from env_server.simulators.media_numbers import media_kind
 from env_server.simulators.metar import STATION_FIELDS
 from env_server.simulators.naming import resolve_kind
+from env_server.simulators.notice_compose import Composer
 from env_server.simulators.pack_sizes import text_kind
 from env_server.simulators.public_money import public_money_kind
 from env_server.simulators.rank_order import rank_plan
@@ -185,6 +186,10 @@ def _scalar_kind(name: str, parent: str, entity: str, typ: str, hints: Mapping[s
             or resolve_kind(name, entity, parent, hints))
 
 
+def _leave_empty(gen: Generation, index: int | None) -> str:
+    return ""
+
+
 def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity: str, hints: Mapping[str, str]) -> Node:
     props = schema.get("properties") or {}
     if not props:
@@ -201,6 +206,10 @@ def _compile_object(plans: PlanCache, schema: dict[str, Any], name: str, entity:
     intervals = timeline.pairs(props)
     period = "period" in props and "year" in props
     steps = record_steps.steps_for(name, entity, props)  # nutrient tables, Bible verses (record_steps)
+    # Fields a step composes whole (a notice's text) are not drawn first.
+    written = frozenset(k for step in steps if isinstance(step, Composer) for k in step.writes)
+    if written:
+        children = tuple((k, _leave_empty if k in written else child, series) for k, child, series in children)
 
     def record(gen: Generation, index: int | None) -> dict[str, Any]:
         # One scope per record: its fields share a place, an instrument, a title. Array

@@ -25,7 +25,13 @@ call's waypoints (``route_facts``), a message's body and preview about its subje
 results add up and whose rows stand in points order (``standings``), an economic series whose units and frequency
 agree with its title (``economic_series``), a census variable as the survey's dictionary words it
 (``census_variables``), a stock
-exchange whose name, seat and zone are its MIC's (``code_facts``).
+exchange whose name, seat and zone are its MIC's (``code_facts``),
+and domain notices composed from their record's own facts (``notice_compose``): a transit
+alert naming its line and stops (``transit_notices``), a drug label's sections for its drug
+(``drug_labels``), a vehicle recall's texts for its component and a drug recall's product
+(``recall_notices``), a patent's title, abstract and claims about one invention
+(``patent_texts``), a registry filing's description for its type code (``filing_texts``),
+and a park alert naming a real park (``park_alerts``).
 """
 
 from __future__ import annotations
@@ -43,8 +49,10 @@ from env_server.simulators import (
     coin_facts,
     cumulative,
     economic_series,
+    drug_labels,
     email_bodies,
     event_hours,
+    filing_texts,
     foreign_ids,
     hebcal_facts,
     holiday_facts,
@@ -57,12 +65,15 @@ from env_server.simulators import (
     nutrition,
     package_names,
     parcel_facts,
+    park_alerts,
+    patent_texts,
     performer_facts,
     pet_facts,
     phone_facts,
     poems,
     product_facts,
     quran,
+    recall_notices,
     route_facts,
     scripture,
     sea_state,
@@ -71,6 +82,7 @@ from env_server.simulators import (
     taxon_facts,
     text_language,
     tracker_facts,
+    transit_notices,
     uk_postcodes,
     us_zips,
     w3w_facts,
@@ -114,7 +126,13 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 hebcal_facts.calendar_step(props), standings.standings_step(entity, props),
                                 economic_series.series_step(entity, props),
                                 census_variables.variable_step(entity, props),
-                                code_facts.exchange_step(name, entity, props)]
+                                code_facts.exchange_step(name, entity, props),
+                                transit_notices.transit_step(name, entity, props),
+                                drug_labels.label_step(name, entity, props),
+                                recall_notices.recall_step(name, entity, props),
+                                patent_texts.patent_step(name, entity, props),
+                                filing_texts.filing_step(name, entity, props),
+                                park_alerts.park_alert_step(name, entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

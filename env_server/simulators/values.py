@@ -206,6 +206,8 @@ def known_kind(kind: str, facts_vocab: Any) -> bool:
     if base not in facts_vocab:
         return False
     spec = facts_vocab.get(base)
+    if spec.slots:  # templates a record's step fills from the record's facts, not drawn alone
+        return False
     return not part or bool(spec.records and part in spec.records[0])
 
 

@@ -33,6 +33,9 @@ class VocabSpec(BaseModel):
     description: str = Field(min_length=1)
     values: tuple[str, ...] = ()
     records: tuple[dict[str, Any], ...] = ()
+    slots: tuple[str, ...] = Field(default=(), description=(
+        "Further slots this kind's texts name, filled by the composer that draws the kind from its "
+        "record's own fields (a transit notice's {line} and {stop})."))
 
     @model_validator(mode="after")
     def _one_shape(self) -> VocabSpec:
@@ -44,7 +47,7 @@ class VocabSpec(BaseModel):
             if bad:
                 raise ValueError(f"vocabulary '{self.kind}': records {bad[:5]} do not have the keys {keys}")
         for text in self.texts:
-            unknown = set(_SLOT_RE.findall(text)) - set(SLOTS)
+            unknown = set(_SLOT_RE.findall(text)) - set(SLOTS) - set(self.slots)
             if unknown:
                 raise ValueError(f"vocabulary '{self.kind}': unknown slot(s) {sorted(unknown)} in {text!r}")
         return self
@@ -78,6 +81,7 @@ class Vocabulary:
         self._siblings_of: dict[str, tuple[str, ...]] = {}
         self._words: dict[str, dict[str, tuple[int, ...]]] = {}
         self._found: dict[str, tuple[dict[str, Any], ...]] = {}
+        self._grouped: dict[tuple[str, ...], dict[tuple[str, ...], tuple[str, ...]]] = {}
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -132,6 +136,19 @@ class Vocabulary:
             first = next(iter(spec.records[0])) if spec.records else ""
             found = self._found[key] = tuple(r for r in spec.records if any(
                 k != first and isinstance(v, str) and v.lower() == wanted for k, v in r.items()))
+        return found
+
+    def grouped(self, kind: str, *keys: str) -> dict[tuple[str, ...], tuple[str, ...]]:
+        """A record vocabulary's display texts grouped by the values of ``keys`` (a notice's
+        templates by the effect they announce), made on first use."""
+        found = self._grouped.get((kind, *keys))
+        if found is None:
+            spec = self.get(kind)
+            first = next(iter(spec.records[0]))
+            groups: dict[tuple[str, ...], list[str]] = {}
+            for record in spec.records:
+                groups.setdefault(tuple(str(record[k]) for k in keys), []).append(str(record[first]))
+            found = self._grouped[(kind, *keys)] = {key: tuple(texts) for key, texts in groups.items()}
         return found
 
     def lookup(self, kind: str, text: str) -> dict[str, Any] | None:
