@@ -114,8 +114,8 @@ class AbbreviationSpells:
         value, full = record[short], record[named]
         if not isinstance(value, str) or not isinstance(full, str) or not abbreviation_of(full):
             return None
-        if any(value == sent for sent in args.values()):
-            return None  # the call asked for this abbreviation: it is the record's
+        if any(value == sent for sent in args.values()) or _LISTED.match(value):
+            return None  # the call asked for this abbreviation, or it reads like a listed one: it is the record's
         return short, named
 
     def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
@@ -125,7 +125,7 @@ class AbbreviationSpells:
 
     def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
         pair = self._pair(record, args)
-        if pair is not None and not _LISTED.match(record[pair[0]]) and record[pair[0]] != abbreviation_of(record[pair[1]]):
+        if pair is not None and record[pair[0]] != abbreviation_of(record[pair[1]]):
             return f"{self.name}: {pair[0]}={record[pair[0]]!r} for {pair[1]}={record[pair[1]]!r}"
         return None
 

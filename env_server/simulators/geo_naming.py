@@ -132,7 +132,7 @@ _ENUM_KINDS = frozenset({"world_region", "subregion", "continent", "continent_co
 
 def overrides_hint(hint: str | None) -> bool:
     """A name's geographic kind beats a profile hint unless the hint is a deliberate one."""
-    return hint not in _DELIBERATE
+    return hint not in _DELIBERATE and (hint is None or "." not in hint)  # a record vocabulary's field is its own
 
 
 def geo_enum_kind(name: str, entity: str, parent: str, hints: Mapping[str, str]) -> str | None:
