@@ -44,6 +44,7 @@ from env_server.simulators import (
     lexicon_answers,
     lexicon_lists,
     marine_kinds,
+    matrix_facts,
     metar,
     money_facts,
     number_facts,
@@ -102,6 +103,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 artwork_facts.artwork_step(entity, props),
                                 lexicon_answers.lexicon_step(name, entity, props),
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
+                                matrix_facts.matrix_step(props),
                                 email_bodies.email_step(entity, props),
                                 hebcal_facts.calendar_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
