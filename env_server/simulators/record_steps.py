@@ -102,7 +102,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 package_names.package_step(entity, props),
                                 artwork_facts.artwork_step(entity, props),
                                 lexicon_answers.lexicon_step(name, entity, props),
-                                lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
+                                lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props), route_facts.paths_step(props),
                                 matrix_facts.matrix_step(props),
                                 email_bodies.email_step(entity, props),
                                 hebcal_facts.calendar_step(props)]
