@@ -41,6 +41,7 @@ from env_server.simulators import (
     foreign_ids,
     hebcal_facts,
     holiday_facts,
+    isochrone_facts,
     lexicon_answers,
     lexicon_lists,
     marine_kinds,
@@ -103,7 +104,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 artwork_facts.artwork_step(entity, props),
                                 lexicon_answers.lexicon_step(name, entity, props),
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props), route_facts.paths_step(props),
-                                matrix_facts.matrix_step(props),
+                                matrix_facts.matrix_step(props), isochrone_facts.isochrone_step(props),
                                 email_bodies.email_step(entity, props),
                                 hebcal_facts.calendar_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
