@@ -39,6 +39,7 @@ from env_server.simulators import (
     email_bodies,
     event_hours,
     foreign_ids,
+    hebcal_dates,
     hebcal_facts,
     holiday_facts,
     isochrone_facts,
@@ -106,7 +107,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props), route_facts.paths_step(props),
                                 matrix_facts.matrix_step(props), isochrone_facts.isochrone_step(props),
                                 email_bodies.email_step(entity, props),
-                                hebcal_facts.calendar_step(props)]
+                                hebcal_facts.calendar_step(props), hebcal_dates.convert_step(props),
+                                hebcal_dates.zmanim_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
