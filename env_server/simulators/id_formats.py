@@ -1,6 +1,6 @@
 """Identifiers in the formats real APIs use: hashes, wallet addresses and transaction
 hashes, ISBNs, DOIs, ISSNs, IBANs, card numbers, CVE ids, AS numbers, parcel tracking
-numbers and courier slugs.
+numbers and courier slugs, US employer numbers (EIN).
 
 ``id_format_kind(field, entity)`` names the kind a field's name implies. It runs before
 the general naming rules (so ``hostname`` is a host, not a person) and beats a generic
@@ -47,6 +47,7 @@ _ANYWHERE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), k) fo
     (r"^(asn|as_number)$", "asn"),
     (r"^(tracking_number|tracking_code|package_tracking_number|tracking_no|waybill|awb_number)$", "tracking_number"),
     (r"^(courier_slug|carrier_slug)$", "courier_slug"),
+    (r"^(ein|fein|ein_number|employer_identification_number|tax_id_ein)$", "ein"),
 ))
 _ON_CHAIN = {"address": "wallet_address", "from": "wallet_address", "to": "wallet_address",
              "from_address": "wallet_address", "to_address": "wallet_address", "owner": "wallet_address",
@@ -148,6 +149,16 @@ COURIER_SLUGS = ("usps", "ups", "fedex", "dhl", "dhl-germany", "royal-mail", "ca
                  "bpost", "poste-italiane", "correos-spain", "india-post")
 
 
+# The IRS campuses' EIN prefixes (the first two digits a US employer number can start with).
+_EIN_PREFIXES = (*range(1, 7), *range(10, 17), *range(20, 28), *range(30, 49), *range(50, 69), *range(71, 78),
+                 *range(80, 89), *range(90, 96), 98, 99)
+
+
+def ein(gen: Generation) -> str:
+    """A US Employer Identification Number as the IRS writes it: ``NN-NNNNNNN``, a real prefix."""
+    return f"{gen.rng.choice(_EIN_PREFIXES):02d}-{_digits(gen, 7)}"
+
+
 def tracking_number(gen: Generation) -> str:
     """A parcel number as the answering carrier writes it (UPS "1Z…", FedEx 12 digits, a postal S10 code)."""
     who = (gen.provider or "").lower()
@@ -176,6 +187,7 @@ ID_FORMAT_KINDS: dict[str, Callable[[Generation], Any]] = {
     "card_number": card_number,
     "cvv": lambda g: _digits(g, 3),
     "routing_number": routing_number,
+    "ein": ein,
     "account_number": lambda g: _digits(g, g.rng.choice((8, 10, 12))),
     "cve_id": lambda g: f"CVE-{g.today.year - g.rng.randint(0, 6)}-{g.rng.randint(1000, 52999)}",
     "asn": lambda g: g.rng.choice((13335, 15169, 16509, 8075, 14061, 20940, 24940, 16276, 3320, 7922, 4134, 9009,
@@ -196,4 +208,5 @@ ID_FORMAT_PATTERNS: dict[str, re.Pattern[str]] = {k: re.compile(p) for k, p in {
     "isbn": r"^97[89]-?\d{1,5}-?\d+-?\d+-?\d$", "doi": r"^10\.\d{4,9}/\S+$", "issn": r"^\d{4}-\d{3}[\dX]$",
     "iban": r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$", "swift_bic": r"^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$",
     "card_number": r"^\d{15,16}$", "cve_id": r"^CVE-\d{4}-\d{4,7}$", "routing_number": r"^\d{9}$",
+    "ein": r"^\d{2}-\d{7}$",
 }.items()}
