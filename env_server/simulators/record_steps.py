@@ -51,6 +51,7 @@ from env_server.simulators import (
     money_facts,
     number_facts,
     nutrition,
+    osm_tags,
     package_names,
     parcel_facts,
     performer_facts,
@@ -106,6 +107,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 lexicon_answers.lexicon_step(name, entity, props),
                                 lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props), route_facts.paths_step(props),
                                 matrix_facts.matrix_step(props), isochrone_facts.isochrone_step(props),
+                                osm_tags.osm_step(props),
                                 email_bodies.email_step(entity, props),
                                 hebcal_facts.calendar_step(props), hebcal_dates.convert_step(props),
                                 hebcal_dates.zmanim_step(props)]
