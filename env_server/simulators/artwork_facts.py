@@ -5,7 +5,9 @@ nor in the public domain. An object is drawn from one department's holdings
 (``tool_specs/vocab/museum_collection.json``: its classification, media, cultures and the
 centuries of its making), dated within them ("ca. 1450 B.C." for an Egyptian statue), and in the
 public domain only when it is older than a century. An object a collection search found is about
-what was searched: its title is built around the term (``artwork_term_title``).
+what was searched: its title is built around the term, in one of its department's frames
+("Still Life with …" in European Paintings, "Lute with … Inlay" in Musical Instruments);
+any other object takes one of its department's titles.
 
 ``artwork_step(entity, props)`` is asked once per object schema (``record_steps``).
 """
@@ -70,7 +72,9 @@ def artwork_step(entity: str, props: Mapping[str, Any]) -> Step | None:
             if isinstance(record.get(key), bool):
                 record[key] = year < PUBLIC_DOMAIN_BEFORE
         _made_then(record, year, gen)
-        _title_by_term(record, gen)
+        if isinstance(record.get("title"), str) and "title" not in sent:
+            record["title"] = gen.rng.choice(fact["titles"])  # an Egyptian statue, not "Portrait of a Lady"
+        _title_by_term(record, gen, fact["term_titles"])
 
     return step
 
@@ -99,14 +103,14 @@ def date_text(year: int) -> str:
     return str(year)
 
 
-def _title_by_term(record: dict[str, Any], gen: Generation) -> None:
-    """An object a search found (the search's term is in its row's context) is titled after it."""
+def _title_by_term(record: dict[str, Any], gen: Generation, frames: list[str]) -> None:
+    """An object a search found (the search's term is in its row's context) is titled after it,
+    in a frame its department's objects take ("Amulet in the Form of …" in Egyptian Art)."""
     term = next((v for k in _TERM_ARGS if isinstance(v := gen.snaked_args.get(k), str) and v.strip()), None)
     if term is None or not isinstance(record.get("title"), str) or "title" in gen.snaked_args:
         return
     if term.lower() in record["title"].lower():
         return
-    frames = gen.facts.vocab.get("artwork_term_title").values
     shown = " ".join(w[:1].upper() + w[1:] for w in term.strip().split())
     old = record["title"]
     record["title"] = frames[zlib.crc32(f"{term}|{old}".encode()) % len(frames)].replace("{term}", shown)

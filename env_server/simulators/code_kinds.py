@@ -106,7 +106,7 @@ _RULES: tuple[tuple[re.Pattern[str], str, frozenset[str], frozenset[str]], ...] 
         (r"^(figi|composite_figi|share_class_figi)$", "figi", _ANY, _ANY),
         (r"^(cas|cas_number|cas_no|casrn|cas_rn|cas_registry_number)$", "cas_number", _ANY, _ANY),
         (r"^(orcid|orcid_id|orcid_identifier)$", "orcid", _ANY, _ANY),
-        (r"^(ein|employer_identification_number|fein)$", "ein", _ANY, _ANY),
+        (r"^(ein|fein|ein_number|employer_identification_number|tax_id_ein)$", "ein", _ANY, _ANY),
         (r"^(company_number|company_registration_number|registered_number)$", "company_number", _ANY, _ANY),
         (r"^(registration_number|reg_number|registration_no)$", "company_number", _COMPANY, _ANY),
         (r"^(damage_dice|hit_dice|hit_die|damage_die|dice)$", "dice", _ANY, _ANY),

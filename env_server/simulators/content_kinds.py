@@ -1,5 +1,5 @@
 """Labels drawn from the vocabulary of the record's own trade: a company's industries, a
-charity's NTEE category, a dictionary sense's register and subject, not the everyday
+charity's name and NTEE category, a dictionary sense's register and subject, not the everyday
 ``category`` list ("Podcasts" for a charity).
 
 ``content_kind(name, entity, hint)`` is asked once per schema node (``plans``), before the
@@ -23,6 +23,8 @@ _DICTIONARY = frozenset({"dictionary", "entry", "entries", "sense", "senses", "t
 _INDUSTRY = re.compile(r"^(industry|industries|sector|sectors|industry_name)$")
 _CHARITY_CLASS = re.compile(r"^(category|categories|category_desc|cause|causes|ntee_type|ntee_category|ntee_desc|"
                             r"classification)$")
+_CHARITY_NAME = re.compile(r"^(name|charity_name|organization_name|organisation_name|org_name|nonprofit_name)$")
+_NAME_HINTS = frozenset({None, "company", "name", "title"})
 _REGISTER = re.compile(r"^(register|registers)$")
 _SUBJECT = re.compile(r"^(domain|domains|subject_domain|subject_domains|subject|subjects)$")
 
@@ -30,9 +32,11 @@ _SUBJECT = re.compile(r"^(domain|domains|subject_domain|subject_domains|subject|
 @functools.lru_cache(maxsize=8192)
 def content_kind(name: str, entity: str, hint: str | None) -> str | None:
     """The trade vocabulary of a label field, or None to let the other rules decide."""
+    low, words = snake(name), set(snake(entity).split("_"))
+    if words & _CHARITY and hint in _NAME_HINTS and _CHARITY_NAME.match(low):
+        return "charity_name"  # "Cedar Grove Food Pantry", not the law firm "Adams, Murphy and Clayton"
     if hint not in _BROAD_HINTS:
         return None
-    low, words = snake(name), set(snake(entity).split("_"))
     if _INDUSTRY.match(low):
         return "industry"
     if words & _CHARITY and _CHARITY_CLASS.match(low):

@@ -29,6 +29,8 @@ _UPPER_ALNUM = string.ascii_uppercase + string.digits
 _BASE32 = "abcdefghijklmnopqrstuvwxyz234567"
 # Discord's epoch (2015-01-01) in Unix milliseconds: a snowflake's high bits count from it.
 _DISCORD_EPOCH_MS = 1_420_070_400_000
+# How far a city may be from the neighbour whose area code it takes, when it has none of its own.
+_AREA_KM = 100.0
 # Arguments naming the branded domain a short link is made on.
 _DOMAIN_ARGS = ("domain", "domain_id", "branded_domain", "custom_domain")
 # Arguments naming the alias (back-half) a short link is to have.
@@ -49,7 +51,11 @@ def phone_e164(gen: Generation) -> str:
     from env_server.simulators.phone_facts import valid_e164
     from env_server.simulators.values import KINDS
 
-    valid = valid_e164(country(gen).cca2, gen.rng)
+    region = country(gen).cca2
+    local = _city_numbers(gen, region)
+    if local:
+        return gen.rng.choice(local)
+    valid = valid_e164(region, gen.rng)
     if valid is not None:
         return valid
     code = "".join(ch for ch in str(KINDS["calling_code"](gen)) if ch.isdigit()) or "1"
@@ -58,6 +64,21 @@ def phone_e164(gen: Generation) -> str:
         national = f"{area[:3] if len(code) == 1 else ''}{gen.rng.randint(2, 9)}{gen.rng.randint(0, 999999):06d}"
         return f"+{code}{national}"
     return f"+{code}{gen.rng.randint(2, 9)}{gen.rng.randint(0, 99_999_999):08d}"
+
+
+def _city_numbers(gen: Generation, region: str) -> tuple[str, ...]:
+    """Numbers whose area code serves the record's city, else its nearest neighbour's within
+    ``_AREA_KM``, else its region's (``phone_places``); () when the geocoder knows none there."""
+    from env_server.simulators.phone_places import has_prefixes, local_numbers
+
+    place = gen.scope.place
+    if place.country_code.upper() != region.upper():
+        return ()
+    own = (place.name, place.region)
+    if has_prefixes(region, *own):
+        return local_numbers(region, (own,))
+    near = tuple((p.name, p.region) for p, _ in gen.facts.reference.places_near(place, _AREA_KM)[1:8])
+    return local_numbers(region, (own, *near, (place.region, "")))  # a US state names its area codes
 
 
 def short_code(gen: Generation) -> str:

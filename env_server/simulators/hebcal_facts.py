@@ -38,6 +38,12 @@ def _names() -> dict[str, Any]:
     return data
 
 
+def month_names() -> dict[str, str]:
+    """pyluach's month names to Hebcal's ("Teves" -> "Tevet", "Adar 2" -> "Adar II")."""
+    months: dict[str, str] = _names()["months"]
+    return months
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 

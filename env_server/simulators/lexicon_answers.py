@@ -146,7 +146,7 @@ def _grouped(key: str) -> Filler:
 def _group_item(item: dict[str, Any], props: Mapping[str, Any], pos: str, senses: list[Sense],
                 look: Lookup) -> dict[str, Any]:
     for key, sub in props.items():
-        if key in _POS_KEYS:
+        if snake(key) in _POS_KEYS:  # "partOfSpeech" too: the class of the senses it holds
             item[key] = pos
         elif key in ("definitions", "short_definitions"):
             inner = (sub.get("items") or {}).get("properties")
@@ -244,6 +244,9 @@ def lexicon_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | Non
         filler(record, look)
         fit_strings(record, props)
         _drop_sounds(record, props)
+        _phonetics(record, look)
+        if isinstance(record.get("origin"), str):
+            record["origin"] = ""  # WordNet holds no etymology: none is made up
         if "entry_label" in record:
             record["entry_label"] = look.word
         if isinstance(record.get("source_urls"), list):

@@ -3,8 +3,9 @@
 Numbers come from Google's libphonenumber metadata (the ``phonenumbers`` package, Apache-2.0):
 a record's phone is a valid number of its country, drawn from a per-country pool made once
 with a fixed seed (``national_pool``), so "+86" is followed by an eleven-digit mobile and a
-US number has an area code that is in service. Its geocoder is not loaded (seconds of
-import for a city name); its carrier table is, on first lookup.
+US number has an area code that is in service; a number of a known city has that city's
+area code (``phone_places`` reads the geocoder once, on first use). Its carrier table is
+loaded on first lookup.
 
 A number lookup (Twilio Lookup, Telnyx, Vonage Number Insight, imported "check phone line
 type" tools) describes the number the call sends: its country, calling code, national and
@@ -24,6 +25,7 @@ import phonenumbers
 from phonenumbers import NumberParseException, PhoneNumber, PhoneNumberFormat, PhoneNumberType
 
 from env_server.simulators.naming import snake
+from env_server.simulators.phone_places import place_of
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -151,7 +153,8 @@ _ROLES: dict[str, str] = {
     **dict.fromkeys(("carrier", "carrier_name", "network", "network_name", "operator"), "carrier"),
     **dict.fromkeys(("validation_errors", "errors"), "errors"),
     "country_name": "country_name",
-    "location": "country_name",  # no geocoder: the number's country, not a city elsewhere
+    # The place the number's range serves (``phone_places``), its country when none is known.
+    **dict.fromkeys(("location", "city", "locality", "area", "geo_location"), "place"),
 }
 _LINE_PARENTS = ("line_type", "carrier", "line_type_intelligence", "current_carrier", "original_carrier", "network")
 
@@ -174,6 +177,8 @@ def lookup_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None
         if sent is None:
             return
         facts = number_facts(sent)
+        if "place" in shown.values():
+            facts["place"] = place_of(sent) if facts["valid"] else None
         for key, role in shown.items():
             value = _shown(role, facts, props[key], gen)
             if role == "region" and isinstance(record.get(key), str) and len(record[key]) > 3:
@@ -188,7 +193,7 @@ def _field_role(field: str, parent: str, schema: Any) -> str | None:
     if field in ("name", "type") and parent in _LINE_PARENTS:
         return "carrier" if field == "name" else "line"
     role = _ROLES.get(field)
-    if field == "location" and parent:
+    if role == "place" and parent:
         return None  # a nested location is a place record, not the number's
     if role == "region" and isinstance(schema, dict) and schema.get("type") in ("integer", "number"):
         return "calling_code"  # a number-typed country code is the calling code
@@ -207,9 +212,8 @@ def _shown(role: str, facts: dict[str, Any], schema: Any, gen: Generation) -> An
     """The fact for a field of ``role``, written as the field's schema wants it (or None)."""
     typ = schema.get("type", "string") if isinstance(schema, dict) else "string"
     enum = schema.get("enum") if isinstance(schema, dict) else None
-    if role == "country_name":
-        found = gen.facts.reference.countries.get(facts["region"]) if facts["region"] else None
-        return found.name if found is not None else None
+    if role in ("country_name", "place"):
+        return _place_shown(role, facts, typ, gen)
     value = facts.get(role)
     if role == "valid":
         return _valid_as(bool(value), typ, enum)
@@ -224,6 +228,14 @@ def _shown(role: str, facts: dict[str, Any], schema: Any, gen: Generation) -> An
     if isinstance(enum, list) and value not in enum:
         return None
     return value if typ == "string" else None
+
+
+def _place_shown(role: str, facts: dict[str, Any], typ: str, gen: Generation) -> str | None:
+    """The place a number's range serves, else (and for a country field) its country's name."""
+    if role == "place" and facts.get("place"):
+        return str(facts["place"]) if typ == "string" else None
+    found = gen.facts.reference.countries.get(facts["region"]) if facts["region"] else None
+    return found.name if found is not None else None
 
 
 def _valid_as(valid: bool, typ: str, enum: Any) -> Any:

@@ -54,15 +54,19 @@ from env_server.simulators import (
     event_hours,
     filing_texts,
     foreign_ids,
+    hebcal_dates,
     hebcal_facts,
     holiday_facts,
+    isochrone_facts,
     lexicon_answers,
     lexicon_lists,
     marine_kinds,
+    matrix_facts,
     metar,
     money_facts,
     number_facts,
     nutrition,
+    osm_tags,
     package_names,
     parcel_facts,
     park_alerts,
@@ -121,7 +125,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 package_names.package_step(entity, props),
                                 artwork_facts.artwork_step(entity, props),
                                 lexicon_answers.lexicon_step(name, entity, props),
-                                lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props),
+                                lexicon_lists.word_list_step(entity, props), route_facts.route_step(entity, props), route_facts.paths_step(props),
+                                matrix_facts.matrix_step(props), isochrone_facts.isochrone_step(props),
+                                osm_tags.osm_step(props),
                                 email_bodies.email_step(entity, props),
                                 hebcal_facts.calendar_step(props), standings.standings_step(entity, props),
                                 economic_series.series_step(entity, props),
@@ -132,7 +138,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 recall_notices.recall_step(name, entity, props),
                                 patent_texts.patent_step(name, entity, props),
                                 filing_texts.filing_step(name, entity, props),
-                                park_alerts.park_alert_step(name, entity, props)]
+                                park_alerts.park_alert_step(name, entity, props),
+                                hebcal_dates.convert_step(props),
+                                hebcal_dates.zmanim_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -218,3 +218,39 @@ def _step_item(row: dict[str, Any], old_items: Any, i: int, layout: RouteLayout,
     if layout.step_code is not None:
         item[layout.step_code] = row["code"]
     return item
+
+
+_PATH_LISTS = ("paths", "routes")
+_ALTERNATIVE_ARGS = ("alternatives", "alternative_routes", "alternative", "alternative_route_max_paths",
+                     "max_paths", "number_of_alternatives")
+
+
+def paths_step(props: Mapping[str, Any]) -> Step | None:
+    """The step that keeps one route in a routing answer unless the call asks for alternatives
+    (GraphHopper's ``algorithm=alternative_route``, ``alternatives=true``, a ``max_paths``)."""
+    key = _first(props, _PATH_LISTS, lambda s: isinstance(s, dict) and s.get("type") == "array"
+                 and isinstance(s.get("items"), dict) and route_layout(s["items"].get("properties") or {}) is not None)
+    if key is None:
+        return None
+    low = max(1, int(props[key].get("minItems", 1)))
+
+    def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
+        paths = record.get(key)
+        if isinstance(paths, list) and len(paths) > low:
+            record[key] = paths[: max(low, alternatives_asked(gen.snaked_args))]
+
+    return step
+
+
+def alternatives_asked(args: Mapping[str, Any]) -> int:
+    """How many routes a call asks for: 1, or up to 3 when it asks for alternatives."""
+    wanted = 1
+    if str(args.get("algorithm", "")).lower() == "alternative_route":
+        wanted = 2
+    for name in _ALTERNATIVE_ARGS:
+        value = args.get(name)
+        if value is True:
+            wanted = max(wanted, 2)
+        elif isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            wanted = max(wanted, min(value + (name in ("alternatives", "number_of_alternatives")), 3))
+    return wanted

@@ -88,6 +88,11 @@ def _pair(value: Any, lon_first: bool, ref: ReferenceData) -> tuple[float, float
     return None
 
 
+def waypoint(value: Any, ref: ReferenceData) -> tuple[float, float] | None:
+    """One waypoint a call sends ([lon, lat], {"lat", "lng"}, "lat,lon" or a place name) as (lat, lon)."""
+    return _pair(value, True, ref)
+
+
 def _ordered(numbers: list[float], lon_first: bool) -> tuple[float, float] | None:
     a, b = numbers
     if abs(a) > 90:

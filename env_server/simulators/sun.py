@@ -22,8 +22,9 @@ _HORIZON = math.radians(-0.833)  # refraction and the sun's radius
 _TILT = math.radians(23.44)
 
 
-def sun_times(lat: float, lon: float, day: dt.date) -> tuple[dt.datetime, dt.datetime] | None:
-    """Sunrise and sunset in UTC (naive), or None in polar day or night."""
+def sun_times(lat: float, lon: float, day: dt.date, below: float = 0.833) -> tuple[dt.datetime, dt.datetime] | None:
+    """Sunrise and sunset in UTC (naive), or None in polar day or night; with ``below``, the
+    moments the sun's centre is that many degrees under the horizon (16.1: dawn, 7.083: nightfall)."""
     n = (day - _J2000.date()).days - lon / 360
     anomaly = math.radians((357.5291 + 0.98560028 * n) % 360)
     centre = 1.9148 * math.sin(anomaly) + 0.02 * math.sin(2 * anomaly) + 0.0003 * math.sin(3 * anomaly)
@@ -31,7 +32,8 @@ def sun_times(lat: float, lon: float, day: dt.date) -> tuple[dt.datetime, dt.dat
     transit = n + 0.0053 * math.sin(anomaly) - 0.0069 * math.sin(2 * ecliptic)
     declination = math.asin(math.sin(ecliptic) * math.sin(_TILT))
     phi = math.radians(lat)
-    cos_hour = (math.sin(_HORIZON) - math.sin(phi) * math.sin(declination)) / (math.cos(phi) * math.cos(declination))
+    horizon = _HORIZON if below == 0.833 else math.radians(-below)
+    cos_hour = (math.sin(horizon) - math.sin(phi) * math.sin(declination)) / (math.cos(phi) * math.cos(declination))
     if abs(cos_hour) > 1:
         return None
     half = math.degrees(math.acos(cos_hour)) / 360

@@ -42,3 +42,14 @@ def test_objects_a_met_search_finds_are_titled_after_the_term(catalog: Catalog):
 
 def test_museum_dates_read_as_a_museum_writes_them():
     assert (date_text(1887), date_text(-1450), date_text(150)) == ("1887", "ca. 1450 B.C.", "ca. A.D. 150")
+
+
+def test_a_met_object_is_titled_as_its_department_titles_its_objects(catalog: Catalog):
+    env = session(catalog, "met_museum_get_object")
+    listed = ok(env, "met_museum_list_objects")["objectIDs"]
+    searched = [i for t in ("horse", "moon", "sunflowers") for i in ok(env, "met_museum_search_objects", q=t)["objectIDs"]]
+    for object_id in listed + searched:
+        obj = ok(env, "met_museum_get_object", objectID=object_id)
+        held = _HOLDINGS[obj["department"]]
+        frames = [re.escape(f).replace(re.escape("{term}"), ".+") for f in held["term_titles"]]
+        assert obj["title"] in held["titles"] or any(re.fullmatch(f, obj["title"]) for f in frames), obj

@@ -115,7 +115,7 @@ def test_an_imported_line_type_check_reads_the_number_sent(wtb_catalog: Catalog)
     env = ToolEnvironment(wtb_catalog, Database(), ServerSettings())
     env.create_session(tools=["checkPhoneLineType"], session_id="p", seed=3)
     got = env.call_tool("p", "checkPhoneLineType", {"phone_number": "+81312345678"}).result
-    assert (got["country_code"], got["country"], got["location"], got["line_type"]) == ("JP", "Japan", "Japan", "landline")
+    assert (got["country_code"], got["country"], got["location"], got["line_type"]) == ("JP", "Japan", "Tokyo", "landline")
     assert all(re.sub(r"\D", "", str(v)).endswith("312345678") for k, v in got.items() if "format" in k)
 
 

@@ -31,3 +31,20 @@ def test_the_audit_reports_office_events_as_holidays():
     result = {"items": [{"title": "Team standup", "date": "2026-12-09", "category": "holiday"},
                         {"title": "Pay rent", "date": "2026-12-08T12:00:00Z", "category": "havdalah"}]}
     assert hebcal_hits(result)
+
+
+def test_a_date_conversion_gives_the_asked_day_on_both_calendars(env: ToolEnvironment):
+    got = call(env, "hebcal_convert_date", gy=2026, gm=12, gd=7)
+    assert (got["hy"], got["hm"], got["hd"]) == (5787, "Kislev", 27) and got["events"] == ["Chanukah: 4 Candles"]
+    back = call(env, "hebcal_convert_date", direction="h2g", hy=5787, hm="Kislev", hd=25)
+    assert (back["gy"], back["gm"], back["gd"]) == (2026, 12, 5) and "כסלו" in back["hebrew"]
+
+
+def test_zmanim_come_in_the_days_order_on_the_asked_date_in_local_time(env: ToolEnvironment):
+    got = call(env, "hebcal_get_zmanim", geonameid=281184, date="2026-06-21")
+    times = got["times"]
+    order = ["alotHaShachar", "sunrise", "sofZmanShma", "sofZmanTfilla", "chatzot", "minchaGedola",
+             "plagHaMincha", "sunset", "tzeit7083deg"]
+    assert got["date"] == "2026-06-21" and all(times[k].startswith("2026-06-21T") for k in order)
+    assert [times[k] for k in order] == sorted(times[k] for k in order)
+    assert times["sunrise"].endswith("+03:00") and "05:30" <= times["sunrise"][11:16] <= "05:40"

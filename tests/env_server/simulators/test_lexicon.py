@@ -93,3 +93,19 @@ def test_the_audit_reports_synonyms_that_are_not_the_words():
     hits = lexical_hits("$", {"word": "ephemeral"}, {"synonyms": ["new", "latest", "transient"]})
     assert hits and "new" in hits[0][1] and "transient" not in hits[0][1]
     assert lexical_hits("$", {"word": "ephemeral"}, {"synonyms": ["transient", "passing"]}) == []
+
+
+def test_a_camel_cased_meaning_names_the_part_of_speech_of_the_senses_it_holds():
+    from env_server.catalog import load_catalog
+    from tests.conftest import TOOLALPACA, require_shared
+
+    alpaca = load_catalog([require_shared(TOOLALPACA / "eval_real.json")])
+    env = ToolEnvironment(alpaca, Database())
+    env.create_session(tools=["get_api_v2_entries_en_word"], session_id="a", seed=3)
+    entry = env.call_tool("a", "get_api_v2_entries_en_word", {"word": "brief"}).result["results"][0]
+    senses = {pos: {s.definition for s in _lexicon().senses("brief") if s.part_of_speech == pos}
+              for pos in ("noun", "verb", "adjective")}
+    assert [m["partOfSpeech"] for m in entry["meanings"]] == ["noun", "verb", "adjective"]
+    for meaning in entry["meanings"]:
+        assert {d["definition"] for d in meaning["definitions"]} <= senses[meaning["partOfSpeech"]]
+    assert entry["phonetics"] == [] and entry["origin"] == ""  # nothing WordNet lacks is made up

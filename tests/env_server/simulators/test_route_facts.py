@@ -79,3 +79,11 @@ def test_the_audit_reports_a_box_elsewhere_chat_steps_and_steps_that_do_not_add_
     details = " | ".join(detail for _, detail in route_hits(args, before))
     assert "bounding box" in details and "as the crow flies" in details
     assert "not a turn instruction" in details and "steps add up" in details
+
+
+def test_graphhopper_returns_one_path_unless_the_call_asks_for_alternatives(env: ToolEnvironment):
+    one = call(env, "graphhopper_calculate_route", points=[LAGOS, ABUJA])["paths"]
+    more = call(env, "graphhopper_calculate_route", points=[LAGOS, ABUJA], algorithm="alternative_route")["paths"]
+    assert len(one) == 1 and 2 <= len(more) <= 3
+    for path in one + more:
+        assert path["distance"] / 1000 >= _crow(LAGOS, ABUJA)
