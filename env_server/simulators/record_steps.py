@@ -53,6 +53,7 @@ from env_server.simulators import (
     marine_kinds,
     metar,
     money_facts,
+    news_story,
     number_facts,
     nutrition,
     package_names,
@@ -114,7 +115,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 hebcal_facts.calendar_step(props), standings.standings_step(entity, props),
                                 economic_series.series_step(entity, props),
                                 census_variables.variable_step(entity, props),
-                                code_facts.exchange_step(name, entity, props)]
+                                code_facts.exchange_step(name, entity, props),
+                                news_story.section_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
