@@ -64,6 +64,7 @@ from env_server.simulators import (
     matrix_facts,
     metar,
     money_facts,
+    news_story,
     number_facts,
     nutrition,
     osm_tags,
@@ -140,7 +141,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 filing_texts.filing_step(name, entity, props),
                                 park_alerts.park_alert_step(name, entity, props),
                                 hebcal_dates.convert_step(props),
-                                hebcal_dates.zmanim_step(props)]
+                                hebcal_dates.zmanim_step(props),
+                                news_story.section_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
