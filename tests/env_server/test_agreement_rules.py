@@ -54,9 +54,13 @@ def test_an_abbreviation_the_call_sent_stays():
     assert AbbreviationSpells().violation(record, {"team": "TOR"}) is None
 
 
-def test_a_listed_agency_is_abbreviated_from_its_name(env: ToolEnvironment):
-    rows = call(env, "launchlibrary_list_agencies")["results"]
-    assert rows and all(r["abbrev"] == abbreviation_of(r["name"]) for r in rows)
+def test_a_drawn_code_is_abbreviated_from_its_name_and_a_listed_one_stays():
+    drawn = {"abbrev": "7GH2KQ9X", "name": "Ottawa Senators"}
+    enforce(drawn, {})
+    assert drawn["abbrev"] == "OTT"
+    listed = {"abbrev": "NASA", "name": "National Aeronautics and Space Administration"}
+    enforce(listed, {})
+    assert listed["abbrev"] == "NASA"
 
 
 def test_an_abbreviation_the_schema_lists_keeps_its_listed_value(env: ToolEnvironment, catalog):
