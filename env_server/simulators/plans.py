@@ -135,9 +135,9 @@ def _compile_value(plans: PlanCache, schema: dict[str, Any], name: str, parent: 
     typ = schema.get("type", "string")
     if isinstance(typ, list):
         typ = next((t for t in typ if t != "null"), "null")
-    clock = _clock_node(schema, name, parent, typ, hints) or http_status_node(name, schema)
-    if clock is not None:
-        return clock
+    fixed = _clock_node(schema, name, parent, typ, hints) or http_status_node(name, schema)
+    if fixed is not None:  # a moment of the record's clock, or an answer's HTTP status
+        return fixed
     if isinstance(enum, list) and enum:
         entry = entry_field_kind(name, entity) if name not in hints else None  # a cocktail's glass
         return compile_enum(enum, name, hints, geo_enum_kind(name, entity, parent, hints) or entry)

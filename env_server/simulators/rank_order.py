@@ -77,14 +77,18 @@ def rank_plan(item_props: Mapping[str, Any]) -> RankPlanSpec | None:
     return RankPlanSpec(ordinal, figure)
 
 
-def rank_listed(out: dict[str, Any], schema: Mapping[str, Any], coll: str | None, args: Mapping[str, Any]
-                ) -> dict[str, Any]:
+def rank_listed(out: dict[str, Any], schema: Mapping[str, Any], coll: str | None, args: Mapping[str, Any],
+                plans: dict[Any, Any]) -> dict[str, Any]:
     """A search's or list's answer with its rows ranked, when they are a ranked list: rows kept
-    in the world come back in the order the call asks, and a chart still counts from its top."""
+    in the world come back in the order the call asks, and a chart still counts from its top.
+    The plan is decided once per row schema and kept in the schemas' plan cache (``plans``)."""
     rows = out.get(coll or "")
     items = ((schema.get("properties") or {}).get(coll or "") or {}).get("items")
     if isinstance(rows, list) and isinstance(items, dict) and (props := items.get("properties")):
-        plan = rank_plan(props)
-        if plan is not None:
-            out[coll or ""] = plan.apply(rows, args)
+        key = (id(props), "rank_order", "", "", 0)
+        hit = plans.get(key)
+        if hit is None:
+            hit = plans[key] = (props, None, rank_plan(props))  # the entry holds props, so its id stays theirs
+        if hit[2] is not None:
+            out[coll or ""] = hit[2].apply(rows, args)
     return out

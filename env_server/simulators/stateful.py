@@ -77,7 +77,8 @@ def simulate_stateful(spec: ToolSpec, args: dict[str, Any], ctx: SimContext) -> 
     if handle.seeded:
         seed_referenced(spec, args, ctx, handle)
     if op in (Operation.SEARCH, Operation.LIST):
-        out = rank_listed(_search(spec, args, ctx, handle), spec.output_schema, spec.profile.collection, args)
+        out = rank_listed(_search(spec, args, ctx, handle), spec.output_schema, spec.profile.collection, args,
+                          ctx.plans)
     elif op is Operation.CREATE:
         return create_row(spec, args, ctx, handle)
     elif op in (Operation.READ, Operation.UPDATE, Operation.DELETE) and spec.profile.id_param in args:
