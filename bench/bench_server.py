@@ -13,7 +13,10 @@ is the median of the per-round ratios, printed with its range. With ``--pin`` (t
 when the machine has two or more CPUs) both servers run on CPU 1 and the client on CPU 0,
 so the client's own work is not billed to, or scheduled against, the server being measured.
 
-Run: ``python bench/bench_server.py [--calls 6000] [--rounds 40] [--catalog PATH] [--no-pin]``.
+Run: ``python bench/bench_server.py [--calls 6000] [--rounds 40] [--catalog PATH] [--no-pin]
+[--variant full|fixed-result|no-log]``. A variant (``bench/serve_variant.py``) serves ours with
+parts of the call path taken out, to price them: ``fixed-result`` skips the value engine after
+a tool's first call, ``no-log`` also skips the call log and journal.
 """
 
 from __future__ import annotations
@@ -200,9 +203,22 @@ def ratio_line(label: str, pooled: tuple[float, float], ours: list[float] | None
     return f"{head}{statistics.median(per_round):>10.2f}   {min(per_round):.2f}-{max(per_round):.2f}"
 
 
-def report(ours: Target, echo: Target, catalog: Path | None, pinned: bool, listing: tuple[int, float]) -> None:
+def built_in_listing(tmp: str, pin: bool) -> tuple[int, float]:
+    """tools/list over the built-in catalog (the full default listing): tools and median ms."""
+    port = free_port()
+    full = start([sys.executable, "-m", "env_server.cli", "serve", "--port", str(port), "--db", f"{tmp}/list.duckdb"],
+                 port, pin)
+    try:
+        return anyio.run(list_time, f"http://127.0.0.1:{port}/mcp")
+    finally:
+        full.terminate()
+
+
+def report(ours: Target, echo: Target, catalog: Path | None, pinned: bool, listing: tuple[int, float] | None,
+           variant: str) -> None:
     placement = f"client on CPU {CLIENT_CPU}, servers on CPU {SERVER_CPU}" if pinned else "not pinned"
-    print(f"catalog for call bench: {catalog or 'built-in'}; tool: {ours.tool}; {placement}")
+    shown = "" if variant == "full" else f"; ours served as variant {variant} (bench/serve_variant.py)"
+    print(f"catalog for call bench: {catalog or 'built-in'}; tool: {ours.tool}; {placement}{shown}")
     print(f"{'metric':<26}{'ours':>9}{'echo':>9}{'ratio':>10}   per-round range")
     print(ratio_line("median_ms (sequential)",
                      (statistics.median(ours.seq_latency), statistics.median(echo.seq_latency))))
@@ -217,7 +233,8 @@ def report(ours: Target, echo: Target, catalog: Path | None, pinned: bool, listi
     print(ratio_line("cpu_ms_per_call (16)", (statistics.mean(ours.conc_cpu), statistics.mean(echo.conc_cpu)),
                      ours.conc_cpu, echo.conc_cpu))
     print("ratio = median over rounds of ours/echo, or (pooled) over all calls")
-    print(f"tools/list ({listing[0]} tools, built-in catalog, SDK client, median of 10): {listing[1]:.1f} ms")
+    if listing is not None:
+        print(f"tools/list ({listing[0]} tools, built-in catalog, SDK client, median of 10): {listing[1]:.1f} ms")
 
 
 def main() -> None:
@@ -231,13 +248,17 @@ def main() -> None:
     ap.add_argument("--catalog", type=Path, default=None, help="catalog for our server (default: tools_en.jsonl if present)")
     ap.add_argument("--pin", action=argparse.BooleanOptionalAction, default=(os.cpu_count() or 1) >= 2,
                     help="servers on CPU 1, this client on CPU 0 (default: on with 2+ CPUs)")
+    ap.add_argument("--variant", choices=("full", "fixed-result", "no-log"), default="full",
+                    help="serve ours with parts of the call path taken out (bench/serve_variant.py)")
+    ap.add_argument("--no-listing", action="store_true", help="skip the tools/list measurement")
     opts = ap.parse_args()
     catalog = opts.catalog or (WTB if WTB.exists() else None)
     if opts.pin:
         os.sched_setaffinity(0, {CLIENT_CPU})
     ours_port, echo_port = free_port(), free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "env_server.cli", "serve", "--port", str(ours_port), "--db", f"{tmp}/bench.duckdb"]
+        launcher = ["-m", "env_server.cli"] if opts.variant == "full" else ["bench/serve_variant.py", opts.variant]
+        cmd = [sys.executable, *launcher, "serve", "--port", str(ours_port), "--db", f"{tmp}/bench.duckdb"]
         if catalog:
             cmd += ["--catalog", str(catalog)]
         ours_proc = start(cmd, ours_port, opts.pin)
@@ -254,15 +275,8 @@ def main() -> None:
         finally:
             ours_proc.terminate()
             echo_proc.terminate()
-        # tools/list over the built-in catalog (the full default listing).
-        port = free_port()
-        full = start([sys.executable, "-m", "env_server.cli", "serve", "--port", str(port), "--db", f"{tmp}/list.duckdb"],
-                     port, opts.pin)
-        try:
-            listing = anyio.run(list_time, f"http://127.0.0.1:{port}/mcp")
-        finally:
-            full.terminate()
-    report(ours, echo, catalog, opts.pin, listing)
+        listing = None if opts.no_listing else built_in_listing(tmp, opts.pin)
+    report(ours, echo, catalog, opts.pin, listing, opts.variant)
 
 
 if __name__ == "__main__":
