@@ -23,7 +23,8 @@ object whose department, medium, culture and date agree (``artwork_facts``), a d
 call's waypoints (``route_facts``), a message's body and preview about its subject
 (``email_bodies``), a Hebcal list of holidays, parashot and candle times (``hebcal_facts``), a league table whose
 results add up and whose rows stand in points order (``standings``), an economic series whose units and frequency
-agree with its title (``economic_series``), a census variable as the survey's dictionary words it
+agree with its title (``economic_series``), an official statistic whose unit, magnitude, year and publisher
+follow its indicator (``indicator_facts``), a census variable as the survey's dictionary words it
 (``census_variables``), a stock
 exchange whose name, seat and zone are its MIC's (``code_facts``),
 and domain notices composed from their record's own facts (``notice_compose``): a transit
@@ -57,6 +58,7 @@ from env_server.simulators import (
     hebcal_dates,
     hebcal_facts,
     holiday_facts,
+    indicator_facts,
     isochrone_facts,
     lexicon_answers,
     lexicon_lists,
@@ -142,7 +144,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 park_alerts.park_alert_step(name, entity, props),
                                 hebcal_dates.convert_step(props),
                                 hebcal_dates.zmanim_step(props),
-                                news_story.section_step(entity, props)]
+                                news_story.section_step(entity, props),
+                                indicator_facts.indicator_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
