@@ -1,0 +1,65 @@
+"""A holiday asked about is that holiday: a checked day names its own, a name its date; neither is a 404."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from env_server.catalog import Catalog, load_catalog
+from env_server.environment import ToolEnvironment
+from state import Database
+
+_TEMPLATE = json.loads((Path(__file__).parents[3] / "tool_specs" / "templates" / "holiday.json").read_text())
+
+
+def _catalog(tmp_path: Path) -> Catalog:
+    """Two tools answering one holiday record, as the template builds them for imported tools."""
+    record = _TEMPLATE["record"]
+    profile = {"operation": "read", "entity": "holiday", "hints": _TEMPLATE["hints"]}
+    inputs: dict[str, dict[str, Any]] = {
+        "holidays_check_date": {"country": {"type": "string"}, "date": {"type": "string"}},
+        "holidays_get_by_name": {"country": {"type": "string"}, "holiday_name": {"type": "string"},
+                                 "year": {"type": "integer"}},
+    }
+    spec = {
+        "provider": "Holiday Test", "description": "Public holidays.", "category": "Calendar",
+        "link": "https://example.org", "auth": "none",
+        "functions": [{"name": name, "description": "One public holiday of a country.",
+                       "input_schema": {"type": "object", "properties": props, "required": list(props)},
+                       "output_schema": record, "profile": profile} for name, props in inputs.items()],
+    }
+    folder = tmp_path / "catalog" / "calendar"
+    folder.mkdir(parents=True)
+    (folder / "holidays.json").write_text(json.dumps(spec))
+    return load_catalog([tmp_path / "catalog"])
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> ToolEnvironment:
+    env = ToolEnvironment(_catalog(tmp_path), Database())
+    env.create_session(tools=["holidays_check_date", "holidays_get_by_name"], session_id="s", seed=5)
+    return env
+
+
+def test_a_checked_holiday_names_the_holiday_of_that_day(env: ToolEnvironment):
+    for country, day, name in (("IE", "2025-03-17", "Saint Patrick's Day"), ("Ireland", "2025-12-25", "Christmas Day"),
+                               ("US", "2025-07-04", "Independence Day")):
+        out = env.call_tool("s", "holidays_check_date", {"country": country, "date": day})
+        assert not out.is_error, out.message
+        assert (out.result["name"], out.result["date"]) == (name, day)
+
+
+def test_a_checked_ordinary_day_is_not_found(env: ToolEnvironment):
+    out = env.call_tool("s", "holidays_check_date", {"country": "IE", "date": "2025-02-09"})
+    assert out.is_error and "not a public holiday in Ireland" in (out.message or "")
+
+
+def test_a_holiday_asked_by_name_falls_on_its_date_in_the_year_asked(env: ToolEnvironment):
+    out = env.call_tool("s", "holidays_get_by_name", {"country": "US", "holiday_name": "Thanksgiving", "year": 2025})
+    assert not out.is_error, out.message
+    assert (out.result["name"], out.result["date"]) == ("Thanksgiving Day", "2025-11-27")
+    missing = env.call_tool("s", "holidays_get_by_name", {"country": "FR", "holiday_name": "Diwali", "year": 2024})
+    assert missing.is_error and "Diwali" in (missing.message or "")
