@@ -83,9 +83,10 @@ _YEAR_ARGS = ("year",)
 def _answer_asked(record: dict[str, Any], gen: Generation, name_key: str, date_key: str, date_arg: str) -> None:
     """A check of a day names that day's holiday, and a holiday asked by name is that one on
     its date in the year asked; neither existing is a 404, as a calendar API answers."""
-    sent = gen.snaked_args
-    asked_day = _day(sent.get(date_arg)) if isinstance(sent.get(date_arg), str) else None
-    asked_name = next((v for k in _NAME_ARGS if isinstance(v := sent.get(k), str) and v.strip()), None)
+    sent, stored = gen.snaked_args, gen.row_keys  # a stored row's own values are not asked
+    asked_day = _day(sent.get(date_arg)) if isinstance(sent.get(date_arg), str) and date_arg not in stored else None
+    asked_name = next((v for k in _NAME_ARGS if k not in stored and isinstance(v := sent.get(k), str) and v.strip()),
+                      None)
     if asked_day is None and asked_name is None:
         return
     country = _country_code(record, gen)

@@ -63,3 +63,12 @@ def test_a_holiday_asked_by_name_falls_on_its_date_in_the_year_asked(env: ToolEn
     assert (out.result["name"], out.result["date"]) == ("Thanksgiving Day", "2025-11-27")
     missing = env.call_tool("s", "holidays_get_by_name", {"country": "FR", "holiday_name": "Diwali", "year": 2024})
     assert missing.is_error and "Diwali" in (missing.message or "")
+
+
+def test_a_listed_holiday_read_back_from_the_world_keeps_its_own_name(builtin_catalog: Catalog):
+    """A stored row's date and name are its own, not a day the call asked about."""
+    env = ToolEnvironment(builtin_catalog, Database())
+    env.create_session(tools=["brasilapi_list_holidays"], session_id="s", seed=1)
+    first, again = (env.call_tool("s", "brasilapi_list_holidays", {"year": 2025}) for _ in range(2))
+    assert not again.is_error and again.result is not None
+    assert first.result_text() == again.result_text()
