@@ -142,8 +142,17 @@ def address(gen: Generation) -> Address:
     return found
 
 
+_COUNTRY_ARGS = ("country", "country_code", "country_name", "nation")
+_LOCAL_ARGS = frozenset({"city", "city_name", "town", "location", "place", "address", "region", "state", "province",
+                         "postcode", "zip", "zip_code", "lat", "latitude", "lon", "lng", "longitude"})
+
+
 def _population(gen: Generation) -> int:
-    return country(gen).population if country_minded(gen.entity) else gen.scope.place.population
+    """A country's head count for a country record, or for a call that names a country and
+    no smaller place ("COVID stats for Turkey"); the record's own place's otherwise."""
+    args = gen.snaked_args
+    national = any(k in args for k in _COUNTRY_ARGS) and args.keys().isdisjoint(_LOCAL_ARGS)
+    return country(gen).population if national or country_minded(gen.entity) else gen.scope.place.population
 
 
 def _currency_symbol(gen: Generation) -> str:
