@@ -27,6 +27,7 @@ from env_server.catalog.models import (
     SourceFormat,
     ToolSpec,
 )
+from env_server.catalog.places import share_group_places
 from env_server.errors import CatalogError
 from env_server.owned import Owned
 from env_server.validation import ArgumentValidator
@@ -99,6 +100,7 @@ def load_catalog(paths: list[Path] | None = None) -> Catalog:
         for group, raws in loaded.groups.items():
             catalog.groups[group] = [(_public_name(r), assigned[id(r)]) for r in raws]
     align_id_types(catalog.tools.values())  # search rows carry ids of the type their readers take
+    share_group_places(catalog.tools, catalog.groups)  # a list's tools answer from one country
     return catalog
 
 

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
+
+from env_server.catalog.models import SourceFormat
+
+if TYPE_CHECKING:
+    from env_server.catalog.models import ToolSpec
 
 # Adjectives, short forms and common names pycountry spells otherwise -> ISO 3166 alpha-2.
 _DEMONYMS = {
@@ -56,3 +62,23 @@ def described_country(description: str) -> str | None:
     found = {pairs[m] for m in pattern.findall(description.lower())}
     found |= {_DEMONYMS[m.lower()] for m in _CAPITALS.findall(description)}
     return found.pop() if len(found) == 1 else None
+
+
+def share_group_places(tools: dict[str, ToolSpec], groups: dict[str, list[tuple[str, str]]]) -> int:
+    """A tool whose description names no country answers from its list's country, when every
+    tool of the list that names one names the same ("candidate data of the two major parties in
+    the United States" places its sibling "a candidate's positions" there too). Returns how many
+    tools took a place. Built-in specs keep the places their authors gave them."""
+    taken = 0
+    for members in groups.values():
+        names = [n for _, n in members if n in tools and tools[n].source is not SourceFormat.NATIVE]
+        places = {tools[n].profile.place for n in names} - {None}
+        if len(places) != 1:
+            continue
+        place = places.pop()
+        for name in names:
+            spec = tools[name]
+            if spec.profile.place is None:
+                tools[name] = spec.model_copy(update={"profile": spec.profile.model_copy(update={"place": place})})
+                taken += 1
+    return taken
