@@ -145,14 +145,15 @@ def _bounds(schema: Any) -> tuple[int, int]:
 
 
 def _year(drawn: Any, gen: Generation, bounds: tuple[int, int]) -> Any:
-    """The year the call asks about, else the drawn one; never a year still running."""
+    """The year the call asks about, else the drawn one; never a year still running (a call
+    asking for this year gets the latest published one, as statistics APIs answer)."""
     last = min(bounds[1], gen.today.year - 1)
     asked = next((v for k in _YEAR_ARGS if isinstance(v := gen.snaked_args.get(k), int)
                   and not isinstance(v, bool)), None)
     year = asked if asked is not None else drawn
     if not isinstance(year, int) or isinstance(year, bool):
         return drawn
-    return year if asked is not None else max(bounds[0], min(last, year))
+    return max(bounds[0], min(last, year))
 
 
 def _country(record: Mapping[str, Any], gen: Generation) -> CountryFact | None:
