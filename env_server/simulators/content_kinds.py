@@ -25,6 +25,7 @@ _CHARITY_CLASS = re.compile(r"^(category|categories|category_desc|cause|causes|n
                             r"classification)$")
 _CHARITY_NAME = re.compile(r"^(name|charity_name|organization_name|organisation_name|org_name|nonprofit_name)$")
 _NAME_HINTS = frozenset({None, "company", "name", "title"})
+_CONTENT = frozenset({"content", "body", "full_text", "text"})
 _REGISTER = re.compile(r"^(register|registers)$")
 _SUBJECT = re.compile(r"^(domain|domains|subject_domain|subject_domains|subject|subjects)$")
 
@@ -35,6 +36,8 @@ def content_kind(name: str, entity: str, hint: str | None) -> str | None:
     low, words = snake(name), set(snake(entity).split("_"))
     if words & _CHARITY and hint in _NAME_HINTS and _CHARITY_NAME.match(low):
         return "charity_name"  # "Cedar Grove Food Pantry", not the law firm "Adams, Murphy and Clayton"
+    if low in _CONTENT and hint == "news_summary":
+        return "news_content"  # the body's opening, longer than its summary and cut short
     if hint not in _BROAD_HINTS:
         return None
     if _INDUSTRY.match(low):

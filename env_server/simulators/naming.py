@@ -16,6 +16,7 @@ from env_server.simulators.aviation_kinds import AVIATION_RULES, trip_end_kind
 from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
+from env_server.simulators.org_roles import role_kind
 from env_server.simulators.shape_kinds import SHAPE_RULES
 from env_server.simulators.us_zips import county_field_kind
 
@@ -353,10 +354,11 @@ def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | No
     return None
 
 
-def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
-    """A kind the record's entity fixes whatever the hint: a holiday's name and date, and a
-    broad hint narrowed to the record (a photograph's title says what it shows; a beer is no
-    iced tea)."""
+def _fixed_kind(low: str, entity: str, parent: str, hint: str | None) -> str | None:
+    """A kind the record's entity fixes whatever the hint: a holiday's name and date, a broad hint
+    narrowed to the record (a photograph's title says what it shows; a beer is no iced tea)."""
+    if (role := role_kind(low, entity, parent, hint)) is not None:
+        return role  # an IP's network, a domain's registrar, an article's outlet (org_roles)
     if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
         return narrowed
     if low in ("constructor", "constructor_name"):
@@ -377,7 +379,7 @@ def resolve_kind(field: str, entity: str, parent: str, hints: Mapping[str, str])
     county = county_field_kind(low, snake(entity))
     if county is not None:
         return county
-    fixed = _fixed_kind(low, entity, hint)
+    fixed = _fixed_kind(low, entity, parent, hint)
     if fixed is not None:
         return fixed
     if set(snake(entity).split("_")) & _QUOTE_ENTITY_WORDS and low in _QUOTE_ROLES and hint in (None, "price", "amount"):

@@ -26,12 +26,15 @@ if TYPE_CHECKING:
 
 Step = Callable[[dict[str, Any], "Generation", "int | None"], None]
 
+CONTENT_SHOWN = 200  # characters of an article's body a news search shows
 STORY = "headline"  # the record vocabulary of news stories
 _SECTIONS = "news_section"
 _STORY_KEY = f"record:{STORY}"  # where a record's scope keeps its story (RecordScope.vocab_record)
 # Fields that name the section a story runs in, and what of the section each shows.
 _NAME_FIELDS = ("section", "section_name", "category", "news_desk", "desk")
 _ID_FIELDS = ("section_id",)
+_PILLAR_FIELDS = ("pillar", "pillar_name")  # the section's pillar: News, Opinion, Sport, Arts, Lifestyle
+_PILLAR_ALIASES = {"arts": ("culture",), "lifestyle": ("life",)}
 # How APIs with their own closed lists name our sections (an enum of "sports", "entertainment").
 _ALIASES = {"sport": ("sports",), "football": ("sport", "sports", "soccer"), "world news": ("world", "international"),
             "uk news": ("national", "uk", "domestic"), "film": ("movies", "entertainment", "culture", "arts"),
@@ -53,6 +56,17 @@ def news_summary(gen: Generation) -> str:
     from env_server.simulators.values import draw_kind  # values imports this module's kinds
 
     return str(draw_kind(f"{STORY}.summary", gen))
+
+
+def news_content(gen: Generation) -> str:
+    """An article's ``content`` as a news search shows it: the story's opening (its summary,
+    then the body's next sentence) cut near 200 characters and marked with how much more
+    there is, ``… [+2345 chars]``."""
+    from env_server.simulators.values import draw_kind
+
+    body = f"{news_summary(gen)} {draw_kind('news_continuation', gen)}"
+    shown = body if len(body) <= CONTENT_SHOWN else body[:CONTENT_SHOWN].rsplit(" ", 1)[0]
+    return f"{shown}… [+{gen.rng.randint(900, 6400)} chars]"
 
 
 def section_step(entity: str, props: Mapping[str, Any]) -> Step | None:
@@ -80,7 +94,11 @@ def section_step(entity: str, props: Mapping[str, Any]) -> Step | None:
 def _section_write(key: str, schema: Any) -> tuple[str, str, Callable[[dict[str, str]], str | None]] | None:
     """(field, its argument name, how it shows a section) for a section field, else None."""
     low = snake(key)
-    if low not in _NAME_FIELDS and low not in _ID_FIELDS or not isinstance(schema, dict):
+    if not isinstance(schema, dict):
+        return None
+    if low in _PILLAR_FIELDS:
+        return _pillar_write(key, low, schema)
+    if low not in _NAME_FIELDS and low not in _ID_FIELDS:
         return None
     part = "section_id" if low in _ID_FIELDS else "section_name"
     enum = schema.get("enum")
@@ -90,6 +108,17 @@ def _section_write(key: str, schema: Any) -> tuple[str, str, Callable[[dict[str,
     if schema.get("type", "string") != "string" or schema.get("format") or schema.get("pattern"):
         return None
     return key, low, lambda s: s[part]
+
+
+def _pillar_write(key: str, low: str, schema: dict[str, Any]) -> tuple[str, str, Callable[[dict[str, str]], str | None]]:
+    """The write of a section's pillar: its name, or the enum member that names it."""
+    enum = schema.get("enum")
+    if not isinstance(enum, list):
+        return key, low, lambda s: s["pillar"]
+    by_low = {str(m).lower(): str(m) for m in enum}
+    members = {p: next((by_low[w] for w in (p, *_PILLAR_ALIASES.get(p, ())) if w in by_low), None)
+               for p in ("news", "opinion", "sport", "arts", "lifestyle")}
+    return key, low, lambda s: members.get(s["pillar"].lower())
 
 
 def _enum_members(enum: tuple[str, ...]) -> dict[str, str]:

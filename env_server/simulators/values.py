@@ -85,7 +85,7 @@ from env_server.simulators.naming import (
     snake,
     title_kind,
 )
-from env_server.simulators.news_story import news_summary
+from env_server.simulators.news_story import news_content, news_summary
 from env_server.simulators.pack_sizes import PACK_KINDS
 from env_server.simulators.package_kinds import PACKAGE_KINDS
 from env_server.simulators.place_query import PLACE_QUERY_KINDS
@@ -251,6 +251,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "slug": lambda g: slugify(_record_title(g)),
     "word": lambda g: draw_kind("dictionary_word", g),
     "definition": lambda g: draw_kind("dictionary_word.definition", g),
+    "news_content": news_content,  # an article body's shown opening (news_story)
     "news_summary": news_summary,  # the summary of the record's own story (news_story)
     "part_of_speech": lambda g: draw_kind("dictionary_word.part_of_speech", g),
     "recipe": lambda g: draw_kind("dish_name", g),

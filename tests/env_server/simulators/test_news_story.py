@@ -117,3 +117,28 @@ def test_the_audit_reads_a_headline_with_a_city_filled_in_as_its_story():
     index = default_facts().vocab.index(STORY)
     entry, slots = _entry(STORY, index, "Lyon Schools to Shorten Summer Holidays")
     assert entry is not None and entry["section"] == "Education" and slots == {"city": "Lyon"}
+
+
+_SHOWN_CONTENT = re.compile(r"^(?P<shown>.+)… \[\+\d+ chars\]$", re.S)
+
+
+@pytest.mark.parametrize("seed", _SEEDS)
+def test_a_news_search_articles_content_opens_with_its_description_and_is_cut_short(
+        builtin_catalog: Catalog, seed: int):
+    for article in _articles(builtin_catalog, "newsapi_search_everything", "articles", seed):
+        shown = _SHOWN_CONTENT.match(article["content"])
+        assert shown is not None, article["content"]
+        assert article["content"] != article["description"]
+        assert len(shown["shown"]) > len(_written_summary(article["title"]))
+        assert shown["shown"].startswith(_written_summary(article["title"]))
+
+
+_PILLARS = {"News", "Opinion", "Sport", "Arts", "Lifestyle"}
+
+
+@pytest.mark.parametrize("seed", _SEEDS)
+def test_a_guardian_articles_pillar_is_its_sections_pillar(builtin_catalog: Catalog, seed: int):
+    pillars = {r["section_id"]: r["pillar"] for r in default_facts().vocab.get("news_section").records}
+    assert set(pillars.values()) == _PILLARS
+    for article in _articles(builtin_catalog, "guardian_search_content", "results", seed):
+        assert article["pillar_name"] == pillars[article["section_id"]], article
