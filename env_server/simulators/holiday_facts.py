@@ -20,7 +20,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from env_server.errors import EntityNotFoundError
 from env_server.simulators.naming import snake
 
 if TYPE_CHECKING:
@@ -54,11 +53,8 @@ def holiday_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     if name_key is None or date_key is None:
         return None
     plan = {k: snake(k) for k in props}
-    date_arg = snake(date_key)
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
-        if index is None:  # one holiday asked about: the day or the name the call gives
-            _answer_asked(record, gen, name_key, date_key, date_arg)
         name, day = record.get(name_key), _day(record.get(date_key))
         if not isinstance(name, str) or day is None:
             return
@@ -76,40 +72,6 @@ def holiday_step(entity: str, props: Mapping[str, Any]) -> Step | None:
 
 
 _DROP: Any = object()
-_NAME_ARGS = ("holiday_name", "holiday", "name")
-_YEAR_ARGS = ("year",)
-
-
-def _answer_asked(record: dict[str, Any], gen: Generation, name_key: str, date_key: str, date_arg: str) -> None:
-    """A check of a day names that day's holiday, and a holiday asked by name is that one on
-    its date in the year asked; neither existing is a 404, as a calendar API answers."""
-    sent = gen.snaked_args
-    asked_day = _day(sent.get(date_arg)) if isinstance(sent.get(date_arg), str) else None
-    asked_name = next((v for k in _NAME_ARGS if isinstance(v := sent.get(k), str) and v.strip()), None)
-    if asked_day is None and asked_name is None:
-        return
-    country = _country_code(record, gen)
-    if asked_day is not None:
-        found = [(d, n) for d, n in gen.facts.reference.holidays(country, asked_day.year) if d == asked_day]
-        missing = f"{asked_day.isoformat()} is not a public holiday in {_country_name(record, gen)} (404)."
-    else:
-        assert asked_name is not None
-        year = next((v for k in _YEAR_ARGS if isinstance(v := sent.get(k), int)), gen.today.year)
-        found = _named(gen.facts.reference.holidays(country, year), asked_name)
-        missing = f"No public holiday called '{asked_name}' in {_country_name(record, gen)} in {year} (404)."
-    if not found:
-        raise EntityNotFoundError(missing)
-    day, name = found[0]
-    record[name_key] = name
-    shown = record.get(date_key)
-    record[date_key] = day.isoformat() + (shown[10:] if isinstance(shown, str) and len(shown) > 10 else "")
-
-
-def _named(calendar: list[tuple[dt.date, str]], asked: str) -> list[tuple[dt.date, str]]:
-    """The calendar's days whose name is the one asked (any case), or holds it, or is held by it."""
-    low = asked.strip().lower()
-    exact = [(d, n) for d, n in calendar if n.lower() == low]
-    return exact or [(d, n) for d, n in calendar if low in n.lower() or n.lower() in low]
 
 
 def _fact(low: str, schema: Any, have: Any, record: Mapping[str, Any], name: str, day: dt.date,
