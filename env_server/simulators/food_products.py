@@ -40,15 +40,15 @@ def food_product_step(props: Mapping[str, Any]) -> Step | None:
     name = next((keys[n] for n in _NAMES if n in keys), None)
     if name is None or FOOD_MARKERS.isdisjoint(keys):
         return None
-    writes = tuple((keys[k], fact) for k, fact in _FACTS.items() if k in keys)
+    writes = tuple((keys[k], fact, _allowed(props[keys[k]])) for k, fact in _FACTS.items() if k in keys)
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         if not isinstance(record.get(name), str):
             return
         product = _product(gen, index)
         record[name] = product[KIND_NAME]
-        for key, fact in writes:
-            _write(record, key, product[fact])
+        for key, fact, allowed in writes:
+            _write(record, key, product[fact], allowed)
 
     return step
 
@@ -74,8 +74,20 @@ def _of_category(gen: Generation, tag: str) -> tuple[dict[str, Any], ...]:
     return tuple(r for r in gen.facts.vocab.get(KIND).records if wanted in r["categories_tags"])
 
 
-def _write(record: dict[str, Any], key: str, value: Any) -> None:
+def _allowed(schema: Any) -> frozenset[str] | None:
+    """The values a field (or a list's items) may take, when its schema closes them."""
+    node = schema.get("items", schema) if isinstance(schema, dict) else None
+    enum = node.get("enum") if isinstance(node, dict) else None
+    return frozenset(enum) if isinstance(enum, list) else None
+
+
+def _write(record: dict[str, Any], key: str, value: Any, allowed: frozenset[str] | None) -> None:
     current = record.get(key)
+    if allowed is not None:  # a closed list keeps the product's values it allows, else the drawn ones
+        kept = [v for v in (value if isinstance(value, list) else [value]) if v in allowed]
+        if kept:
+            record[key] = kept if isinstance(current, list) else kept[0]
+        return
     if isinstance(current, list):
         record[key] = list(value) if isinstance(value, list) else [value]
     elif isinstance(current, str):
