@@ -83,10 +83,12 @@ def _allowed(schema: Any) -> frozenset[str] | None:
 
 def _write(record: dict[str, Any], key: str, value: Any, allowed: frozenset[str] | None) -> None:
     current = record.get(key)
-    if allowed is not None:  # a closed list keeps the product's values it allows, else the drawn ones
+    if allowed is not None:  # a closed list keeps the product's values it allows (none when it allows none)
         kept = [v for v in (value if isinstance(value, list) else [value]) if v in allowed]
-        if kept:
-            record[key] = kept if isinstance(current, list) else kept[0]
+        if isinstance(current, list):
+            record[key] = kept
+        elif kept:
+            record[key] = kept[0]
         return
     if isinstance(current, list):
         record[key] = list(value) if isinstance(value, list) else [value]
