@@ -23,7 +23,10 @@ _DAY = dt.timedelta(days=1)
 # Kinds of a moment a call's window bounds ("time" too: a date-time field named ``start_time``).
 # A record's own stamp too (``timeline.STAMPED``): inside the call's window when it sets one, else now.
 _WINDOWED_KINDS = frozenset({None, "date", "datetime", "time", "past_date", "future_date", timeline.STAMPED})
-_PAST_WORDS = frozenset({"history", "historical", "past"})  # entities whose series lie before today
+# Entities of observed data ("price_series", "datatable_row", "observation"): their series lie
+# before today, as do the days their windows leave; nothing is observed in the future.
+_OBSERVED_WORDS = frozenset({"history", "historical", "historic", "past", "series", "timeseries", "datatable",
+                             "observation", "observations"})
 SERIES_START_ARGS = ("start_date", "date", "from", "from_date", "start", "checkin", "date_from")
 
 
@@ -128,10 +131,26 @@ class CallClock:
         if lo is None and hi is not None and hi < self.today:
             return hi - dt.timedelta(days=4)
         start = lo or self.call_date(SERIES_START_ARGS)
-        if start is None and not entity_words(self.entity).isdisjoint(_PAST_WORDS):
+        if start is None and self.observed:
             days = timeline.days_asked(self.args) or 5  # a history ends today, it does not start
             return self.today - dt.timedelta(days=days - 1)
         return start or self.today
+
+    @functools.cached_property
+    def observed(self) -> bool:
+        """Whether the call's records are observed data (a time series, a data table's rows)."""
+        return not entity_words(self.entity).isdisjoint(_OBSERVED_WORDS)
+
+    def series_room(self, step: dt.timedelta) -> int | None:
+        """How many steps of a series fit the call's window (None when open-ended): a series of
+        observed data ends by now, whatever end the call asks for."""
+        first, last = self._anchor_date, self.call_window[1]
+        if not self.observed or first > self.today:
+            return timeline.series_room(first, last, step)
+        if step >= _DAY:
+            return timeline.series_room(first, min(last or self.today, self.today), step)
+        end = self.now if last is None or last >= self.today else dt.datetime.combine(last, dt.time(23, 59))
+        return int((end - dt.datetime.combine(first, dt.time())) / step) + 1
 
     @functools.cached_property
     def call_window(self) -> tuple[dt.date | None, dt.date | None]:
@@ -152,7 +171,7 @@ class CallClock:
             return None
         first: dt.date = lo if lo is not None else (hi or self.today) - dt.timedelta(days=30)
         last: dt.date = hi if hi is not None else first + dt.timedelta(days=30)
-        if kind == "past_date":
+        if kind == "past_date" or self.observed:
             last = min(last, self.today)
         elif kind == "future_date" and last >= self.today:  # a window in the past asks for past events
             first = max(first, self.today)

@@ -95,11 +95,31 @@ def coin_row_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     return step
 
 
+def coin_search_count(entity: str, item_props: Mapping[str, Any]) -> Callable[[Generation], int | None] | None:
+    """For a list of coin rows (decided once per array schema), how many coins the call's search
+    term names on a crypto API: a term naming no coin finds none (an empty result, as the API
+    answers), not stocks or words; None when the call sends no term."""
+    if coin_row_step(entity, item_props) is None:
+        return None
+
+    def count(gen: Generation) -> int | None:
+        term = _term(gen)
+        if not 1 < len(term) <= 40 or market_domain(gen.category, gen.provider, gen.about) != "crypto":
+            return None
+        return len(_named_coins(gen.facts.market_table.instruments.values(), term))
+
+    return count
+
+
+def _term(gen: Generation) -> str:
+    return next((v.strip().lower() for k in _TERMS if isinstance(v := gen.snaked_args.get(k), str) and v.strip()), "")
+
+
 def _row_coin(record: dict[str, Any], gen: Generation, index: int | None) -> InstrumentFact | None:
     """The coin a row stands for: those the call's search term names (in turn), else the one
     its symbol names, else the scope's drawn coin."""
     table = gen.facts.market_table
-    term = next((v.strip().lower() for k in _TERMS if isinstance(v := gen.snaked_args.get(k), str) and v.strip()), "")
+    term = _term(gen)
     named = _named_coins(table.instruments.values(), term) if 1 < len(term) <= 40 else ()
     if named:
         return named[(index or 0) % len(named)]

@@ -26,6 +26,9 @@ _COLLECTIONS = frozenset({"collection", "collections", "board", "boards", "album
 _CHANNELS = frozenset({"channel", "conversation", "guild", "chat", "room", "group"})
 # Categories whose people are authors, artists and other notable people, not social profiles.
 _CREATOR_CATEGORIES = frozenset({"books", "art & design", "personality", "music"})
+_CRYPTO_CATEGORIES = frozenset({"cryptocurrency", "blockchain"})  # catalog categories of crypto APIs
+_CRYPTO_TAGGED = frozenset({"article", "articles", "news", "story", "stories", "headline", "coin", "coins", "asset",
+                            "assets", "token", "tokens"})  # what a crypto API tags with a market category
 _SOCIAL_PEOPLE = frozenset({"user", "account", "member", "follower", "profile", "customer", "contact"})
 
 
@@ -62,7 +65,10 @@ def bio(gen: Generation) -> str:
 
 
 def category(gen: Generation) -> str:
-    """A category; on a news API, a section of the paper."""
+    """A category; on a crypto API, a coin or a topic of the crypto market ("BTC", "Mining");
+    on a news API, a section of the paper."""
+    if gen.category.strip().lower() in _CRYPTO_CATEGORIES and _words(gen) & _CRYPTO_TAGGED:
+        return _vocab(gen, "crypto_category")
     return _vocab(gen, "news_section" if record_medium(gen) == NEWS else "category")
 
 

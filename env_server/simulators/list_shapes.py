@@ -90,7 +90,7 @@ def asked_count(gen: Generation, n: int, objects: bool, step: Any, stationed: bo
     if stationed and (stations := station_list(gen)):
         n = len(stations)
     if step is not None:
-        room = timeline.series_room(gen._anchor_date, gen.call_window[1], step)
+        room = gen.series_room(step)
         n = min(n, room) if room else n
         if step == timeline.ONE_DAY and (days := timeline.days_asked(gen.args)) is not None:
             n = days

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, paging, record_steps, timeline
 from env_server.simulators.clock_kinds import clock_kind
+from env_server.simulators.coin_facts import coin_search_count
 from env_server.simulators.content_kinds import content_kind
 from env_server.simulators.echoes import LONG_ECHO_CHARS, MISSING, echo_record, fits_schema
 from env_server.simulators.entry_fields import entry_field_kind
@@ -267,6 +268,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
     stationed = not STATION_FIELDS.isdisjoint(item_props)  # one report per station asked (metar)
     ranked = rank_plan(item_props) if objects else None  # a chart counts 1, 2, 3 from its top (rank_order)
+    coins_found = coin_search_count(entity, item_props) if objects else None  # a coin search finds named coins
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -276,6 +278,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
             mark_whole(gen.scope, every[0])
             return [child(gen, i) for i in range(max(lo, min(hi, every[1])))]
         n = max(lo, min(hi, asked_count(gen, n, objects, step if stepping else None, stationed)))
+        if coins_found is not None and (found := coins_found(gen)) is not None:
+            n = max(lo, min(n, found))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
         sent = sent_records(gen, name) if objects else None

@@ -12,7 +12,9 @@ first-line title (``poems``), models that agree and tides about mean sea level (
 smooth sea state (``sea_state``),
 the language of a record's own text (``text_language``), a phone lookup of the number sent
 (``phone_facts``), what kind of day a public holiday is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
-(``event_hours``), prices in the record's currency (``money_facts``), a related entity's id that
+(``event_hours``), an event's status that agrees with its date (``event_outcome``), a packaged food's
+brand, categories and ingredients (``food_products``), prices in
+the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
 a fact about the number asked (``number_facts``), a taxon's rank and
 authorship (``taxon_facts``), a UK postcode's place (``uk_postcodes``), an issue's or a pull request's state, text and page
@@ -53,7 +55,9 @@ from env_server.simulators import (
     economic_series,
     email_bodies,
     event_hours,
+    event_outcome,
     filing_texts,
+    food_products,
     foreign_ids,
     hebcal_dates,
     hebcal_facts,
@@ -145,7 +149,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 hebcal_dates.convert_step(props),
                                 hebcal_dates.zmanim_step(props),
                                 news_story.section_step(entity, props),
-                                indicator_facts.indicator_step(entity, props)]
+                                indicator_facts.indicator_step(entity, props),
+                                event_outcome.outcome_step(props), food_products.food_product_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _CLOSERS: dict[str, tuple[str, ...]] = {
     "start": ("end", "finish", "stop"), "starts": ("ends",), "started": ("ended", "finished", "completed"),
     "begin": ("end",), "from": ("to", "until", "till"), "since": ("until", "till"), "first": ("last",),
-    "earliest": ("latest",), "opened": ("closed", "resolved", "merged"), "departure": ("arrival",),
+    "earliest": ("latest",), "oldest": ("newest",), "opened": ("closed", "resolved", "merged"), "departure": ("arrival",),
     "depart": ("arrive",), "departs": ("arrives",), "checkin": ("checkout",), "check_in": ("check_out",),
     "issued": ("expires", "expiry", "due"), "created": ("updated", "modified", "closed", "resolved", "expires",
                                                         "completed", "deleted", "merged", "ended"),
@@ -37,7 +37,9 @@ PAST_WORDS = frozenset({"created", "updated", "modified", "published", "posted",
                         "uploaded", "submitted", "observed", "recorded", "pushed",
                         # the nouns of the same events: ``creationDate``, ``publication_date``
                         "creation", "publication", "registration", "submission", "upload", "signup",
-                        "resolved", "merged", "closed", "completed"})
+                        "resolved", "merged", "closed", "completed",
+                        # what a data set last holds, and when it was last fetched
+                        "oldest", "newest", "refreshed", "retrieved", "fetched"})
 _ISO_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$")
 
 
@@ -192,7 +194,7 @@ def order_times(record: dict[str, Any], bounds: tuple[tuple[str, str], ...], now
 
 
 _PAST_ENDS = frozenset({"closed", "resolved", "merged", "ended", "finished", "completed", "last", "latest", "updated",
-                        "modified", "deleted"})
+                        "modified", "deleted", "newest"})
 
 
 def end_is_past(name: str) -> bool:
