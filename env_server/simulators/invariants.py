@@ -27,7 +27,7 @@ from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
 from env_server.simulators.measure_rules import EPISODES as _EPISODES
-from env_server.simulators.measure_rules import MEASURE_RULES, PRICE_EXCL, PRICE_INCL, VAT_RATE, WatchFollowsStatus
+from env_server.simulators.measure_rules import MEASURE_RULES, PRICE_EXCL, PRICE_INCL, VAT_RATE
 from env_server.simulators.measure_rules import WATCHED as _WATCHED
 from env_server.simulators.nutrient_names import ENERGY, KILOJOULES, KJ_PER_KCAL
 from env_server.simulators.sum_rules import SUM_RULES
@@ -315,7 +315,7 @@ _GAS_USED = ("gasUsed", "gas_used", "cumulativeGasUsed")
 # Parts within wholes and units that convert (watch progress, gas, VAT, a sale), after the sums
 # and measures of sum_rules and measure_rules (an outside-EU rate is 0 before prices follow it).
 RULES = (*RULES, *SUM_RULES, *MEASURE_RULES,
-         Ordered("total episodes at least the watched", _EPISODES, _WATCHED), WatchFollowsStatus(),
+         Ordered("total episodes at least the watched", _EPISODES, _WATCHED),
          Derived("percent watched is watched over total", ("percent_watched", "progress_percent", "watched_percent",
                                                            "percent_complete", "completion_percent", "progress_pct"),
                  (_WATCHED, _EPISODES), lambda w, t: w / t * 100, 1, 0.051),

@@ -240,4 +240,4 @@ class WatchFollowsStatus:
         return None
 
 
-MEASURE_RULES: tuple[Any, ...] = (WeiIsEther(), EpisodeRuntime(), EuVatOnly(), IndicatorCounts())
+MEASURE_RULES: tuple[Any, ...] = (WeiIsEther(), EpisodeRuntime(), EuVatOnly(), IndicatorCounts(), WatchFollowsStatus())
