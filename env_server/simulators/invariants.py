@@ -26,7 +26,11 @@ from env_server.simulators.agreement_rules import AGREEMENT_RULES, FILLED, ORDER
 from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
+from env_server.simulators.measure_rules import EPISODES as _EPISODES
+from env_server.simulators.measure_rules import MEASURE_RULES, PRICE_EXCL, PRICE_INCL, VAT_RATE
+from env_server.simulators.measure_rules import WATCHED as _WATCHED
 from env_server.simulators.nutrient_names import ENERGY, KILOJOULES, KJ_PER_KCAL
+from env_server.simulators.sum_rules import SUM_RULES
 
 Number = int | float
 
@@ -34,7 +38,7 @@ Number = int | float
 def _num(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value)
+    return value if isinstance(value, int) else float(value)  # whole numbers stay exact (wei, gas)
 
 
 def _first(record: Mapping[str, Any], names: tuple[str, ...]) -> str | None:
@@ -307,6 +311,26 @@ RULES = (*RULES, *CONTENT_RULES)  # what records say: energy from macros, slugs 
 RULES = (*RULES, Derived("kilojoules from kilocalories", KILOJOULES, (ENERGY,), lambda kcal: kcal * KJ_PER_KCAL, 1, 0.11))
 RULES = (*RULES, *COUNT_RULES)  # a count of the record's own list is its length (count_rules)
 RULES = (*RULES, *AGREEMENT_RULES)  # fills that follow statuses, abbreviations that spell names (agreement_rules)
+_GAS_USED = ("gasUsed", "gas_used", "cumulativeGasUsed")
+# Parts within wholes and units that convert (watch progress, gas, VAT, a sale), after the sums
+# and measures of sum_rules and measure_rules (an outside-EU rate is 0 before prices follow it).
+RULES = (*RULES, *SUM_RULES, *MEASURE_RULES,
+         Ordered("total episodes at least the watched", _EPISODES, _WATCHED),
+         Derived("percent watched is watched over total", ("percent_watched", "progress_percent", "watched_percent",
+                                                           "percent_complete", "completion_percent", "progress_pct"),
+                 (_WATCHED, _EPISODES), lambda w, t: w / t * 100, 1, 0.051),
+         Derived("total length is episodes times their length", ("totalLength", "total_length"),
+                 (("episodeCount", "episode_count"), ("episodeLength", "episode_length")), lambda c, m: c * m, 0, 0.51),
+         Ordered("gas limit at least gas used", ("gas", "gasLimit", "gas_limit"), _GAS_USED),
+         Derived("fee is gas used times gas price", ("txFee", "tx_fee", "transaction_fee", "fee_wei"),
+                 (_GAS_USED, ("gasPrice", "gas_price", "effectiveGasPrice")), lambda u, p: u * p, 0, 0.51),
+         Derived("price excluding VAT is the amount asked", PRICE_EXCL, (("amount",),), lambda a: a, 2, 0.011,
+                 from_args=True),
+         Derived("price including VAT adds the rate", PRICE_INCL, (PRICE_EXCL, VAT_RATE),
+                 lambda p, r: p * (1 + r / 100), 2, 0.011),  # rates are percentages, as vatlayer gives them
+         Ordered("a sale's base price at least its discount", ("base_price",), ("sale_discount",)),
+         Derived("a sale's total is its base price less its discount", ("total_price",),
+                 (("base_price",), ("sale_discount",)), lambda b, d: b - d, 2, 0.011))
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
