@@ -31,7 +31,8 @@ alert naming its line and stops (``transit_notices``), a drug label's sections f
 (``drug_labels``), a vehicle recall's texts for its component and a drug recall's product
 (``recall_notices``), a patent's title, abstract and claims about one invention
 (``patent_texts``), a registry filing's description for its type code (``filing_texts``),
-and a park alert naming a real park (``park_alerts``).
+a park alert naming a real park (``park_alerts``), and a Federal Register document cited by its
+publication date with its agency's RINs (``fr_documents``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from env_server.simulators import (
     event_hours,
     filing_texts,
     foreign_ids,
+    fr_documents,
     hebcal_dates,
     hebcal_facts,
     holiday_facts,
@@ -142,7 +144,7 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 park_alerts.park_alert_step(name, entity, props),
                                 hebcal_dates.convert_step(props),
                                 hebcal_dates.zmanim_step(props),
-                                news_story.section_step(entity, props)]
+                                news_story.section_step(entity, props), fr_documents.fr_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
