@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from env_server.catalog import words
 from env_server.simulators.aviation_kinds import AVIATION_RULES, trip_end_kind
+from env_server.simulators.budget_kinds import budget_kind
 from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
@@ -363,6 +364,8 @@ def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
         return "racing_team"  # a Formula One constructor, whatever the tool calls its teams
     if low in _POSITIONS and set(snake(entity).split("_")) & _PLAYERS and hint in (None, "job_title", "title"):
         return "playing_position"  # a player's position is on the pitch, not in an org chart
+    if (budget := budget_kind(low, entity, hint)) is not None:
+        return budget  # a budget's "Joint Checking" and "Groceries", not a company or a blog category
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if low in _TASK_TEXT and title_kind(entity) == "task_title" and (hint is None or hint in _TASK_HINTS):
