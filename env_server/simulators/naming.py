@@ -355,9 +355,8 @@ def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | No
 
 
 def _fixed_kind(low: str, entity: str, hint: str | None) -> str | None:
-    """A kind the record's entity fixes whatever the hint: a holiday's name and date, and a
-    broad hint narrowed to the record (a photograph's title says what it shows; a beer is no
-    iced tea)."""
+    """A kind the record's entity fixes whatever the hint: a holiday's name and date, a budget's accounts,
+    and a broad hint narrowed to the record (a photograph's title says what it shows; a beer is no iced tea)."""
     if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
         return narrowed
     if low in ("constructor", "constructor_name"):
