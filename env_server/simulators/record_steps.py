@@ -32,7 +32,8 @@ alert naming its line and stops (``transit_notices``), a drug label's sections f
 (``recall_notices``), a patent's title, abstract and claims about one invention
 (``patent_texts``), a registry filing's description for its type code (``filing_texts``),
 a park alert naming a real park (``park_alerts``), and a Federal Register document cited by its
-publication date with its agency's RINs (``fr_documents``).
+publication date with its agency's RINs (``fr_documents``), and a classifier's labels scored once each
+as a distribution that follows the text (``scored_labels``).
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ from env_server.simulators import (
     quran,
     recall_notices,
     route_facts,
+    scored_labels,
     scripture,
     sea_state,
     standings,
@@ -144,7 +146,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 park_alerts.park_alert_step(name, entity, props),
                                 hebcal_dates.convert_step(props),
                                 hebcal_dates.zmanim_step(props),
-                                news_story.section_step(entity, props), fr_documents.fr_step(entity, props)]
+                                news_story.section_step(entity, props), fr_documents.fr_step(entity, props),
+                                scored_labels.scored_list_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
