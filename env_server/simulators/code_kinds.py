@@ -31,6 +31,7 @@ from env_server.simulators.code_checked import (
     vat_number,
 )
 from env_server.simulators.code_facts import FACT_CODE_KINDS
+from env_server.simulators.fr_documents import FR_CODE_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -119,6 +120,8 @@ _RULES: tuple[tuple[re.Pattern[str], str, frozenset[str], frozenset[str]], ...] 
         (r"^(stat_cd|stat_code|statistic_code)$", "usgs_stat_code", _GAUGE, _ANY),
         (r"^(parameter_cd|parameter_code)$", "usgs_parameter_code", _GAUGE, _ANY),
         (r"^document_number$", "fr_document_number", _FED_REGISTER, _ANY),
+        (r"^(citation|fr_citation)$", "fr_citation", _FED_REGISTER, _ANY),
+        (r"^(regulation_id_numbers|regulation_id_number|rin|rins)$", "regulation_id_number", _FED_REGISTER, _ANY),
         (r"^(mac|mac_address|macaddress|bssid|hw_address|hardware_address)$", "mac_address", _ANY, _ANY),
     ))
 
@@ -280,6 +283,7 @@ def mac_address(gen: Generation) -> str:
 
 CODE_KINDS: dict[str, Callable[[Generation], Any]] = {
     **FACT_CODE_KINDS,
+    **FR_CODE_KINDS,
     "imdb_id": imdb_id,
     "isrc": isrc,
     "ean13": ean13,
@@ -333,5 +337,6 @@ CODE_PATTERNS: dict[str, re.Pattern[str]] = {k: re.compile(p) for k, p in {
     "orcid": r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$", "ein": r"^\d{2}-\d{7}$", "mac_address": r"^([0-9a-f]{2}:){5}[0-9a-f]{2}$",
     "fiscal_year_end": r"^((0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])|\d{4}-\d{2}-\d{2})$", "sec_accession_number": r"^\d{10}-\d{2}-\d{6}$",
     "usgs_site_number": r"^\d{8,15}$", "usgs_stat_code": r"^\d{5}$", "usgs_parameter_code": r"^\d{5}$",
-    "fr_document_number": r"^\d{4}-\d{5}$", "a1_range": r"^[^!]+![A-Z]+\d+(:[A-Z]+\d+)?$",
+    "fr_document_number": r"^\d{4}-\d{5}$", "fr_citation": r"^\d{1,3} FR \d{1,6}$",
+    "regulation_id_number": r"^\d{4}-[A-Z]{2}\d{2}$", "a1_range": r"^[^!]+![A-Z]+\d+(:[A-Z]+\d+)?$",
 }.items()}

@@ -1,9 +1,7 @@
 """From a field's name and its record's entity to a value kind.
-
-``name`` in a city record is a city, in a track record a song title, in a user record a
-person's name; ``description`` of a hotel describes a place, of a film it is a synopsis.
-The rules are data: first match wins, patterns match the snake_case field name.
-"""
+``name`` in a city record is a city, in a track record a song title, in a user record a person's name;
+``description`` of a hotel describes a place, of a film it is a synopsis. The rules are data: first match
+wins, patterns match the snake_case field name."""
 
 from __future__ import annotations
 
@@ -13,6 +11,7 @@ from collections.abc import Mapping
 
 from env_server.catalog import words
 from env_server.simulators.aviation_kinds import AVIATION_RULES, trip_end_kind
+from env_server.simulators.budget_kinds import budget_kind
 from env_server.simulators.dev_kinds import DEV_RULES
 from env_server.simulators.geo_naming import geo_kind, overrides_hint
 from env_server.simulators.id_formats import OVERRIDABLE_HINTS, id_format_kind
@@ -355,16 +354,17 @@ def _part_kind(low: str, entity: str, parent: str, hint: str | None) -> str | No
 
 
 def _fixed_kind(low: str, entity: str, parent: str, hint: str | None) -> str | None:
-    """A kind the record's entity fixes whatever the hint: a holiday's name and date, a broad hint
-    narrowed to the record (a photograph's title says what it shows; a beer is no iced tea)."""
-    if (role := role_kind(low, entity, parent, hint)) is not None:
-        return role  # an IP's network, a domain's registrar, an article's outlet (org_roles)
+    """A kind the record's entity fixes whatever the hint (a holiday's date, a budget's accounts, a photo's title)."""
+    if (role := role_kind(low, entity, parent, hint)) is not None:  # an IP's network, an article's outlet
+        return role
     if hint is not None and (narrowed := _NARROWED.get((hint, title_kind(entity)))) is not None:
-        return narrowed
-    if low in ("constructor", "constructor_name"):
-        return "racing_team"  # a Formula One constructor, whatever the tool calls its teams
+        return narrowed  # a broad hint narrowed to the record: a beer is no iced tea
+    if low in ("constructor", "constructor_name"):  # a Formula One constructor, whatever the tool calls its teams
+        return "racing_team"
     if low in _POSITIONS and set(snake(entity).split("_")) & _PLAYERS and hint in (None, "job_title", "title"):
         return "playing_position"  # a player's position is on the pitch, not in an org chart
+    if (budget := budget_kind(low, entity, hint)) is not None:  # "Joint Checking", "Groceries"
+        return budget
     if "holiday" in snake(entity).split("_") and low in _HOLIDAY_FIELDS:
         return _HOLIDAY_FIELDS[low]
     if low in _TASK_TEXT and title_kind(entity) == "task_title" and (hint is None or hint in _TASK_HINTS):

@@ -34,7 +34,9 @@ alert naming its line and stops (``transit_notices``), a drug label's sections f
 (``drug_labels``), a vehicle recall's texts for its component and a drug recall's product
 (``recall_notices``), a patent's title, abstract and claims about one invention
 (``patent_texts``), a registry filing's description for its type code (``filing_texts``),
-and a park alert naming a real park (``park_alerts``).
+a park alert naming a real park (``park_alerts``), and a Federal Register document cited by its
+publication date with its agency's RINs (``fr_documents``), and a classifier's labels scored once each
+as a distribution that follows the text (``scored_labels``).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from env_server.simulators import (
     filing_texts,
     food_products,
     foreign_ids,
+    fr_documents,
     hebcal_dates,
     hebcal_facts,
     holiday_facts,
@@ -86,6 +89,7 @@ from env_server.simulators import (
     quran,
     recall_notices,
     route_facts,
+    scored_labels,
     scripture,
     sea_state,
     standings,
@@ -148,7 +152,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 park_alerts.park_alert_step(name, entity, props),
                                 hebcal_dates.convert_step(props),
                                 hebcal_dates.zmanim_step(props),
-                                news_story.section_step(entity, props),
+                                news_story.section_step(entity, props), fr_documents.fr_step(entity, props),
+                                scored_labels.scored_list_step(props),
                                 indicator_facts.indicator_step(entity, props),
                                 event_outcome.outcome_step(props), food_products.food_product_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
