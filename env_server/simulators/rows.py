@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 
 from env_server.catalog.infer import is_id_param
 from env_server.catalog.models import Operation, ToolSpec, UnknownIdPolicy
+from env_server.simulators import invariants
 from env_server.simulators.base import SimContext
 from env_server.simulators.content_rules import enforce_content
 from env_server.simulators.echoes import fits_schema, short_values
@@ -128,7 +129,21 @@ def project(spec: ToolSpec, schema: dict[str, Any], row: RowState, eid: str, ctx
     query = row.data.get(QUERY_KEY)
     out = overlay(base, schema, {**query, **row.data} if query else row.data, ctx.validators)
     enforce_content(out, args)  # the stored row's values agree too: a slug asked for names the record
+    rules = _rules_of(ctx, schema)
+    if rules:  # a stored value the schema could not take was redrawn: the record's sums hold again
+        invariants.enforce(out, args, rules)
     return out
+
+
+def _rules_of(ctx: SimContext, schema: dict[str, Any]) -> tuple[invariants.Rule, ...]:
+    """The invariants that bind a record of ``schema``, chosen once per schema and kept with the
+    compiled plans (the entry holds the schema, so its id is not reused while it lives)."""
+    key = ("invariant rules", id(schema))
+    hit = ctx.plans.get(key)
+    if hit is None:
+        hit = ctx.plans[key] = (schema, invariants.rules_for(properties_of(schema)))
+    rules: tuple[invariants.Rule, ...] = hit[1]
+    return rules
 
 
 def known_values(data: dict[str, Any]) -> dict[str, Any]:
