@@ -27,7 +27,7 @@ from env_server.simulators.content_rules import CONTENT_RULES
 from env_server.simulators.count_rules import COUNT_RULES
 from env_server.simulators.feels_like import feels_like_c
 from env_server.simulators.measure_rules import EPISODES as _EPISODES
-from env_server.simulators.measure_rules import MEASURE_RULES, PRICE_EXCL, PRICE_INCL, VAT_RATE
+from env_server.simulators.measure_rules import MEASURE_RULES
 from env_server.simulators.measure_rules import WATCHED as _WATCHED
 from env_server.simulators.nutrient_names import ENERGY, KILOJOULES, KJ_PER_KCAL
 from env_server.simulators.sum_rules import SUM_RULES
@@ -324,10 +324,6 @@ RULES = (*RULES, *SUM_RULES, *MEASURE_RULES,
          Ordered("gas limit at least gas used", ("gas", "gasLimit", "gas_limit"), _GAS_USED),
          Derived("fee is gas used times gas price", ("txFee", "tx_fee", "transaction_fee", "fee_wei"),
                  (_GAS_USED, ("gasPrice", "gas_price", "effectiveGasPrice")), lambda u, p: u * p, 0, 0.51),
-         Derived("price excluding VAT is the amount asked", PRICE_EXCL, (("amount",),), lambda a: a, 2, 0.011,
-                 from_args=True),
-         Derived("price including VAT adds the rate", PRICE_INCL, (PRICE_EXCL, VAT_RATE),
-                 lambda p, r: p * (1 + r / 100), 2, 0.011),  # rates are percentages, as vatlayer gives them
          Ordered("a sale's base price at least its discount", ("base_price",), ("sale_discount",)),
          Derived("a sale's total is its base price less its discount", ("total_price",),
                  (("base_price",), ("sale_discount",)), lambda b, d: b - d, 2, 0.011))

@@ -9,13 +9,14 @@
 * ``EuVatOnly``: a country outside the EU has no EU VAT rate, so its rate is 0 and its price
   including VAT is its price excluding it; the EU members are data
   (``tool_specs/reference/eu_vat.json``).
+* ``VatPrice``: the price including VAT is the price excluding it times (1 + rate); the amount
+  asked is the net price, or the gross one when the call sets ``incl``.
 * ``WatchFollowsStatus``: a completed title has watched all its episodes, a planned one none.
 * ``IndicatorCounts``: an address validation's indicator agrees with its candidates: a valid
   address has exactly one, an ambiguous one several, and no match none.
 
 Derived and ordered rules of the same families (watched ≤ total episodes, percent watched,
-gas used ≤ gas limit, fee = gas used × gas price, price incl. VAT = price excl. × (1 + rate),
-a sale's total is its base price less its discount) are declared beside them in ``invariants.RULES``.
+gas used ≤ gas limit, fee = gas used × gas price, a sale's total is its base price less its discount) are declared beside them in ``invariants.RULES``.
 These join ``invariants.RULES``: enforced per record, checked by the audit.
 """
 
@@ -155,6 +156,43 @@ class EuVatOnly:
         return None
 
 
+@dataclass(frozen=True)
+class VatPrice:
+    """Prices either side of VAT agree with the rate; the amount asked is the net price, or the
+    gross one when the call says ``incl`` (vatlayer's flag: the amount already holds the VAT)."""
+
+    name: str = "prices excluding and including VAT follow the rate and the amount asked"
+    field: tuple[str, ...] = (*PRICE_EXCL, *PRICE_INCL)
+
+    def _want(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> tuple[str, float, str, float] | None:
+        excl, incl, rate = _first(record, PRICE_EXCL), _first(record, PRICE_INCL), _first(record, VAT_RATE)
+        if excl is None or incl is None or rate is None or _number(record[rate]) is None:
+            return None
+        factor = 1 + float(record[rate]) / 100  # rates are percentages, as vatlayer gives them
+        gross = args.get("incl") in (True, 1, "1", "true")
+        amount = _number(args.get("amount"))
+        if gross:
+            base = amount if amount is not None else _number(record[incl])
+            return (None if base is None else (incl, round(base, 2), excl, round(base / factor, 2)))
+        base = amount if amount is not None else _number(record[excl])
+        return None if base is None else (excl, round(base, 2), incl, round(base * factor, 2))
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        want = self._want(record, args)
+        if want is not None:
+            record[want[0]], record[want[2]] = want[1], want[3]
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        want = self._want(record, args)
+        if want is None:
+            return None
+        for key, value in ((want[0], want[1]), (want[2], want[3])):
+            have = _number(record[key])
+            if have is None or abs(have - value) > max(0.011, abs(value) * 0.005):
+                return f"{self.name}: {key}={record[key]} but expected {value}"
+        return None
+
+
 INDICATOR = ("indicator", "validation_indicator", "match_indicator", "address_indicator")
 CANDIDATES = ("candidates", "candidate", "address_candidates", "matches")
 
@@ -240,4 +278,4 @@ class WatchFollowsStatus:
         return None
 
 
-MEASURE_RULES: tuple[Any, ...] = (WeiIsEther(), EpisodeRuntime(), EuVatOnly(), IndicatorCounts(), WatchFollowsStatus())
+MEASURE_RULES: tuple[Any, ...] = (WeiIsEther(), EpisodeRuntime(), EuVatOnly(), VatPrice(), IndicatorCounts(), WatchFollowsStatus())

@@ -59,12 +59,10 @@ def news_summary(gen: Generation) -> str:
 
 
 def news_content(gen: Generation) -> str:
-    """An article's ``content`` as a news search shows it: the story's opening (its summary,
-    then the body's next sentence) cut near 200 characters and marked with how much more
-    there is, ``… [+2345 chars]``."""
-    from env_server.simulators.values import draw_kind
-
-    body = f"{news_summary(gen)} {draw_kind('news_continuation', gen)}"
+    """An article's ``content`` as a news search shows it: the story's opening (its summary:
+    a sentence drawn apart from it would read as another story) cut near 200 characters and
+    marked with how much more there is, ``… [+2345 chars]``."""
+    body = news_summary(gen)
     shown = body if len(body) <= CONTENT_SHOWN else body[:CONTENT_SHOWN].rsplit(" ", 1)[0]
     return f"{shown}… [+{gen.rng.randint(900, 6400)} chars]"
 
