@@ -49,6 +49,9 @@ def holiday_step(entity: str, props: Mapping[str, Any]) -> Step | None:
     """The step that makes a holiday record say what kind of day it is, or None."""
     if "holiday" not in snake(entity).split("_"):
         return None
+    flag_key = next((k for k in props if snake(k) in _FLAGS and props[k].get("type") == "boolean"), None)
+    if flag_key is not None:
+        return _check_step(flag_key, props)
     name_key = next((k for k in _NAMES if k in props), None)
     date_key = next((k for k in _DATES if k in props), None)
     if name_key is None or date_key is None:
@@ -71,6 +74,36 @@ def holiday_step(entity: str, props: Mapping[str, Any]) -> Step | None:
                 del record[key]
             elif value is not None:
                 record[key] = value
+
+    return step
+
+
+# A yes/no check's answer ("is today a public holiday in DE?").
+_FLAGS = frozenset({"is_public_holiday", "is_holiday", "public_holiday", "is_bank_holiday"})
+
+
+def _check_step(flag_key: str, props: Mapping[str, Any]) -> Step:
+    """A yes/no holiday check answers from the country's calendar for the day asked (today
+    when the call gives none): the flag, and the holiday's name and date when it is one."""
+    name_key = next((k for k in _NAMES if k in props), None)
+    date_key = next((k for k in _DATES if k in props), None)
+    local_key = next((k for k in props if snake(k) in _LOCAL_NAMES), None)
+
+    def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
+        sent = gen.snaked_args
+        day = next((d for k in ("date", *_DATES) if (d := _day(sent.get(k))) is not None), gen.today)
+        country = _country_code(record, gen)
+        found = [n for d, n in gen.facts.reference.holidays(country, day.year) if d == day]
+        record[flag_key] = bool(found)
+        if date_key is not None:
+            record[date_key] = day.isoformat()
+        for key in (name_key, local_key):
+            if key is None or key not in record:
+                continue
+            if found:
+                record[key] = found[0] if key == name_key else local_names(country, day.year).get(day, found[0])
+            else:
+                del record[key]
 
     return step
 

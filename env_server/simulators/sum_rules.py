@@ -3,7 +3,8 @@
 * ``LinesTotal``: a basket, cart, order or checkout that carries its lines (``packages``,
   ``items``, ``line_items``) has a subtotal equal to the sum of quantity × price over them, and
   a total equal to that subtotal less its discount plus its tax and shipping (the ones the
-  record has). A basket's discount is at most its subtotal.
+  record has). A basket's discount is at most its subtotal, and a line holds one to five of
+  its item (a drawn quantity above five becomes one to three).
 * ``SharesOfWhole``: rows that each give a percentage of one whole (USAspending's
   ``percentage_of_total_budget_authority``) beside their amount give each row its amount's
   share of the rows' sum, so the shares add up to at most 100 and follow the amounts.
@@ -77,7 +78,12 @@ class LinesTotal:
         want = self._want(record)
         if want is None:
             return
-        summed, sub, total = want
+        lines = next(record[k] for k in LINES if isinstance(record.get(k), list) and record[k])
+        if _few_of_each(lines):  # a shopper's basket holds one to three of a line, not dozens
+            summed = _line_sum(lines) or 0.0
+        else:
+            summed = want[0]
+        sub, total = want[1], want[2]
         discount = _first(record, DISCOUNT)
         if discount is not None and (_number(record[discount]) or 0.0) > summed:
             record[discount] = round(summed * 0.1, 2)  # a sale takes a tenth off, never more than the lines
@@ -96,6 +102,21 @@ class LinesTotal:
         if total is not None and _off(record[total], summed + _extras(record)):
             return f"{self.name}: {total}={record[total]} but the lines, tax and discount make {summed + _extras(record):.2f}"
         return None
+
+
+_MOST_OF_A_LINE = 5
+
+
+def _few_of_each(lines: list[dict[str, Any]]) -> bool:
+    """Bring a line's integer quantity above five down to one to three; True when any changed."""
+    changed = False
+    for line in lines:
+        key = _first(line, LINE_QTY)
+        qty = line.get(key) if key else None
+        if isinstance(qty, int) and not isinstance(qty, bool) and qty > _MOST_OF_A_LINE:
+            line[key] = 1 + qty % 3  # type: ignore[index]
+            changed = True
+    return changed
 
 
 def _typed(old: Any, value: float) -> Any:

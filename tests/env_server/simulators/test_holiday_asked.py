@@ -72,3 +72,31 @@ def test_a_listed_holiday_read_back_from_the_world_keeps_its_own_name(builtin_ca
     first, again = (env.call_tool("s", "brasilapi_list_holidays", {"year": 2025}) for _ in range(2))
     assert not again.is_error and again.result is not None
     assert first.result_text() == again.result_text()
+
+
+_WTB_TOOLS = Path(__file__).parents[4] / "shared" / "data" / "wildtoolbench" / "tools_en.jsonl"
+
+
+@pytest.mark.skipif(not _WTB_TOOLS.exists(), reason="WildToolBench tools not in ../shared/data")
+def test_a_yes_no_date_check_answers_from_the_calendar():
+    env = ToolEnvironment(load_catalog([_WTB_TOOLS]), Database())
+    env.create_session(tools=["isDateHoliday"], session_id="s", seed=3)
+    plain = env.call_tool("s", "isDateHoliday", {"country": "IE", "date": "2025-02-09"})
+    assert not plain.is_error and plain.result is not None, plain.message
+    assert (plain.result["is_holiday"], plain.result["date"]) == (False, "2025-02-09")
+    assert "name" not in plain.result
+    feast = env.call_tool("s", "isDateHoliday", {"country": "IE", "date": "2025-03-17"})
+    assert feast.result is not None and feast.result["is_holiday"] is True
+    assert feast.result["name"] == "Saint Patrick's Day"
+
+
+def test_is_today_a_public_holiday_reads_the_session_day(builtin_catalog: Catalog):
+    from holidays import country_holidays
+
+    env = ToolEnvironment(builtin_catalog, Database())
+    for seed in range(6):
+        env.create_session(tools=["nager_date_is_today_public_holiday"], session_id=f"s{seed}", seed=seed)
+        out = env.call_tool(f"s{seed}", "nager_date_is_today_public_holiday", {"countryCode": "DE"})
+        assert not out.is_error and out.result is not None, out.message
+        day = out.result["date"]
+        assert out.result["is_public_holiday"] is (day in {d.isoformat() for d in country_holidays("DE", years=int(day[:4]))})
