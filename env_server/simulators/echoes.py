@@ -53,6 +53,19 @@ _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
 }
 
 
+def enum_member(value: str, enum: list[Any]) -> Any:
+    """The member of ``enum`` a sent text means: itself, the same in another case, or one that
+    starts with the other ("Democrat" asks for "Democratic"); MISSING when none does."""
+    if value in enum:
+        return value
+    low = value.strip().lower()
+    texts = [m for m in enum if isinstance(m, str)]
+    same = next((m for m in texts if m.lower() == low), None)
+    if same is None and len(low) >= 4:
+        same = next((m for m in texts if len(m) >= 4 and (m.lower().startswith(low) or low.startswith(m.lower()))), None)
+    return MISSING if same is None else same
+
+
 def fits_schema(value: Any, schema: dict[str, Any]) -> bool:
     """Cheap check that a scalar satisfies a schema's type, enum, range and format."""
     typ = schema.get("type")

@@ -102,9 +102,9 @@ class MarketTable:
         return named or self.pair_of(key)[0]
 
     def pair_of(self, text: str) -> tuple[InstrumentFact | None, str | None]:
-        """An exchange pair written as one word ("btcusd", "ETHEUR", "solusdt"): the coin
-        and the quote currency, or (None, None) when the text is not one."""
-        key = text.strip().upper()
+        """An exchange pair written as one word or split ("btcusd", "ETH-EUR", "BTC/USD"): the
+        coin and the quote currency, or (None, None) when the text is not one."""
+        key = "".join(ch for ch in text.upper() if ch.isalnum())
         for quote in _PAIR_QUOTES:
             coin = self.instruments.get(key[: -len(quote)]) if key.endswith(quote) and len(key) > len(quote) else None
             if coin is not None and coin.kind == "crypto":

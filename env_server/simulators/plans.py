@@ -21,7 +21,7 @@ from env_server.simulators import invariants, numeric, paging, record_steps, tim
 from env_server.simulators.clock_kinds import clock_kind
 from env_server.simulators.coin_facts import coin_search_count
 from env_server.simulators.content_kinds import content_kind
-from env_server.simulators.echoes import LONG_ECHO_CHARS, MISSING, echo_record, fits_schema
+from env_server.simulators.echoes import LONG_ECHO_CHARS, MISSING, echo_record, enum_member, fits_schema
 from env_server.simulators.entry_fields import entry_field_kind
 from env_server.simulators.epoch_kinds import epoch_node
 from env_server.simulators.fx import fx_kind, sizes_list
@@ -107,6 +107,7 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
         return inner
     # An argument's echo (imported specs mark it) is left out when the call did not send it.
     fallback = _omitted if schema.get(ECHO_KEY) is True else inner
+    enum = schema["enum"] if isinstance(schema.get("enum"), list) and schema["enum"] else None
 
     def echo_or_generate(gen: Generation, index: int | None) -> Any:
         args = gen.args
@@ -118,6 +119,8 @@ def _compile(plans: PlanCache, schema: Any, name: str, parent: str, entity: str,
                 if snaked is None:
                     snaked = gen._args_snake = {snake(k): v for k, v in args.items()}
                 value = snaked.get(snake_name, MISSING)
+            if enum is not None and type(value) is str:
+                value = enum_member(value, enum)  # "Democrat" asks for the listed "Democratic"
             if value is not MISSING and fits_schema(value, schema) and (
                     type(value) is not str or len(value) <= LONG_ECHO_CHARS or gen.scope.is_top) and (
                     gen.scope.is_top or snake_name not in gen.record_only):

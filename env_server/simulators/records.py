@@ -45,7 +45,7 @@ LAT_ARGS = ("latitude", "lat", "point.lat")  # "point.lat": Pelias (openrouteser
 LON_ARGS = ("longitude", "lon", "lng", "long", "point.lon")
 INSTRUMENT_ARGS = ("symbol", "ticker", "symbols", "coin", "coin_id", "id", "ids", "asset", "crypto", "stock",
                    "fsym", "base_symbol", "pair", "instrument", "stock_symbol", "stocks_ticker", "ticker_symbol",
-                   "coin_symbol", "fsyms",
+                   "coin_symbol", "fsyms", "currency_pair", "trading_pair",
                    "cryptocurrency")
 CURRENCY_ARGS = ("currency", "vs_currency", "quote", "to", "to_currency", "tsyms", "convert", "target",
                  "currency_code", "quote_currency", "vs_currencies", "target_currency", "price_currency")

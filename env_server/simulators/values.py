@@ -277,6 +277,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "street": pooled("street_address"),
     "postal_code": pooled("postcode"),
     "currency_code": lambda g: g.call_currency() or g.scope.place.currency_code,
+    "quote_currency": lambda g: g.call_currency() or "USD",  # a market quote's: the pair's or the dollar
     "currency_name": lambda g: g.facts.reference.currencies.get(g.call_currency() or g.scope.place.currency_code, ""),
     "language_code": lambda g: language(g),
     "language_name": lambda g: g.facts.reference.languages.get(language(g), "English"),

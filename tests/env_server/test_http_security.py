@@ -111,8 +111,9 @@ def test_an_idle_connection_outlives_a_slow_client_between_listing_and_calling(b
     default 5 s keep-alive closed the socket under it and its first call failed."""
     # One pooled connection, kept by the client for a minute (httpx's own default is 5 s).
     one_connection = httpx.Limits(max_connections=1, max_keepalive_connections=1, keepalive_expiry=60)
-    with running_server(_env(builtin_catalog)) as base, httpx.Client(headers=MCP_HEADERS,
-                                                                      limits=one_connection) as client:
+    # A read timeout of a minute: the first call loads the reference cities, slow on a loaded machine.
+    with running_server(_env(builtin_catalog)) as base, httpx.Client(headers=MCP_HEADERS, limits=one_connection,
+                                                                      timeout=60) as client:
         listing = client.post(f"{base}/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         assert len(listing.json()["result"]["tools"]) == len(builtin_catalog) + 1
         first = listing.extensions["network_stream"].get_extra_info("client_addr")
