@@ -8,7 +8,8 @@ warning) and either says weather (``weather_alert``, a forecast's ``alerts``) or
 ``weather_alert`` vocabulary that suits the place's climate (no Winter Storm Warning in
 Miami in July), or takes the one the record's ``event`` already names, and sets from it
 every field it knows: the event or title, the headline, the text, the severity, urgency
-and certainty (an enum takes the entry's value that it lists: Weatherbit's severity is the
+and certainty, the instruction (the entry's text), the sender (the place's national weather
+service, ``reference/weather_services.json``) (an enum takes the entry's value that it lists: Weatherbit's severity is the
 level, "Warning"; WeatherAPI's is CAP's "Severe"), and the window: it took effect in the
 last hours and runs as long as the product usually does.
 """
@@ -16,8 +17,11 @@ last hours and runs as long as the product usually does.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import json
 import re
 from collections.abc import Callable, Mapping
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.draws import slugify
@@ -41,6 +45,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("description", "desc", "text", "message", "details"), ("description",)),
     **dict.fromkeys(("severity", "severity_level"), ("severity", "level")),
     **dict.fromkeys(("level", "significance", "alert_level"), ("level", "severity")),
+    **dict.fromkeys(("instruction", "instructions", "advice"), ("description",)),
     "urgency": ("urgency",),
     "certainty": ("certainty",),
 }
@@ -49,6 +54,7 @@ _STARTS = frozenset({"effective", "effective_utc", "effective_local", "effective
 _ENDS = frozenset({"expires", "expires_utc", "expires_local", "expires_at", "ends", "ends_utc", "end", "end_time",
                    "until", "to"})
 _URL_FIELDS = ("uri", "url", "link", "web")
+_SENDERS = frozenset({"sender", "sender_name", "issuer", "issued_by", "agency"})
 # A place whose season's mean temperature (°C) is at least this warm gets no cold-weather
 # products, and one at most ``_COLD`` no warm-weather ones.
 _WARM, _COLD = 15.0, 8.0
@@ -70,18 +76,20 @@ def is_weather_alert(name: str, entity: str, props: Mapping[str, Any]) -> bool:
     return isinstance(enum, list) and bool(enum) and all(isinstance(e, str) and _PRODUCT.search(e) for e in enum)
 
 
-def _entry(record: Mapping[str, Any], gen: Generation) -> dict[str, Any]:
-    """The vocabulary entry the record's event names, else one the place's climate allows."""
+def _entry(record: Mapping[str, Any], gen: Generation, events: frozenset[str] | None) -> dict[str, Any]:
+    """The vocabulary entry the record's event names (when the place's climate allows it, the
+    call asked for it or the row is stored), else one the climate allows and the schema lists."""
     vocab = gen.facts.vocab
-    for key in ("event", "title"):
-        value = record.get(key)
-        named = vocab.index(KIND).get(value.lower()) if isinstance(value, str) else None
-        if named is not None:
-            return named
     place = gen.call_place() or gen.scope.place
     mean = climate_temperature_c(place, gen.today)
     banned = "cold" if mean >= _WARM else "warm" if mean <= _COLD else None
-    pool = [r for r in vocab.get(KIND).records if r["climate"] != banned]
+    for key in ("event", "title"):
+        value = record.get(key)
+        named = vocab.index(KIND).get(value.lower()) if isinstance(value, str) else None
+        if named is not None and (named["climate"] != banned or key in gen.snaked_args or key in gen.row_keys):
+            return named
+    allowed = [r for r in vocab.get(KIND).records if r["climate"] != banned]
+    pool = [r for r in allowed if events is None or r["event"].lower() in events] or allowed
     entry: dict[str, Any] = pool[gen.rng.randrange(len(pool))]
     return entry
 
@@ -116,12 +124,20 @@ def alert_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
     if not is_weather_alert(name, entity, props):
         return None
     fields = {key: _FIELDS[snake(key)] for key in props if snake(key) in _FIELDS}
+    senders = [k for k in props if snake(k) in _SENDERS]
+    listed = next((props[k].get("enum") for k in ("event", "title") if isinstance(props.get(k), dict)), None)
+    events = frozenset(str(e).lower() for e in listed) if isinstance(listed, list) and listed else None
     starts = [k for k in props if snake(k) in _STARTS]
     ends = [k for k in props if snake(k) in _ENDS]
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
-        entry = _entry(record, gen)
-        place = (gen.call_place() or gen.scope.place).name
+        entry = _entry(record, gen, events)
+        where = gen.call_place() or gen.scope.place
+        place = where.name
+        for key in senders:  # the place's own national service issues it
+            value = _fitting([weather_service(where.country_code, where.country)], props.get(key))
+            if key in record and value is not None:
+                record[key] = value
         old_title = next((v for k in ("title", "event", "headline") if isinstance(v := record.get(k), str)), None)
         for key, wants in fields.items():
             if key not in record:
@@ -144,6 +160,25 @@ def alert_step(name: str, entity: str, props: Mapping[str, Any]) -> Step | None:
             _follow_title(record, old_title)
 
     return step
+
+
+@functools.lru_cache(maxsize=1)
+def _services() -> dict[str, str]:
+    data = json.loads((resources.files("tool_specs") / "reference" / "weather_services.json").read_text())
+    return dict(data["services"])
+
+
+def weather_service(country_code: str, country: str) -> str:
+    """The national weather service that warns a country (``reference/weather_services.json``)."""
+    return _services().get(country_code.upper()) or f"{country} national weather service"
+
+
+def _place_service(gen: Generation) -> str:
+    where = gen.call_place() or gen.scope.place
+    return weather_service(where.country_code, where.country)
+
+
+ALERT_KINDS: dict[str, Callable[[Generation], Any]] = {"weather_service": _place_service}
 
 
 def _follow_title(record: dict[str, Any], old: str) -> None:

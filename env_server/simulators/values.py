@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from env_server.simulators.alert_kinds import ALERT_KINDS
 from env_server.simulators.aviation_kinds import AVIATION_KINDS
 from env_server.simulators.calendar_kinds import CALENDAR_KINDS
 from env_server.simulators.clock_kinds import CLOCK_KINDS
@@ -366,6 +367,7 @@ KINDS: dict[str, Callable[[Generation], Any]] = {
     "success_code": lambda g: "0",
 }
 KINDS.update(GEO_KINDS)  # countries, time zones, addresses (geo_kinds)
+KINDS.update(ALERT_KINDS)  # the national weather service that issues a place's alerts (alert_kinds)
 KINDS.update(FX_KINDS)  # exchange-rate roles (see ``fx``)
 KINDS.update(MAGNITUDE_KINDS)  # market caps, supplies and dominance (see ``magnitudes``)
 KINDS.update(FIGURE_KINDS)  # a coin's rank, its changes over an hour/day/week, its FDV (market_figures)
