@@ -36,7 +36,10 @@ alert naming its line and stops (``transit_notices``), a drug label's sections f
 (``patent_texts``), a registry filing's description for its type code (``filing_texts``),
 a park alert naming a real park (``park_alerts``), and a Federal Register document cited by its
 publication date with its agency's RINs (``fr_documents``), and a classifier's labels scored once each
-as a distribution that follows the text (``scored_labels``).
+as a distribution that follows the text (``scored_labels``), and an earthquake drawn as a whole, its
+place named from the nearest real town, in a feed ordered and titled as asked (``quake_facts``), and
+social accounts whose handles are made from the record's own name (``social_links``), and a comic
+titled as an issue of its series (``comic_issues``).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from env_server.simulators import (
     census_variables,
     code_facts,
     coin_facts,
+    comic_issues,
     cumulative,
     drug_labels,
     economic_series,
@@ -86,12 +90,14 @@ from env_server.simulators import (
     phone_facts,
     poems,
     product_facts,
+    quake_facts,
     quran,
     recall_notices,
     route_facts,
     scored_labels,
     scripture,
     sea_state,
+    social_links,
     standings,
     tax_facts,
     taxon_facts,
@@ -155,7 +161,9 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 news_story.section_step(entity, props), fr_documents.fr_step(entity, props),
                                 scored_labels.scored_list_step(props),
                                 indicator_facts.indicator_step(entity, props),
-                                event_outcome.outcome_step(props), food_products.food_product_step(props)]
+                                event_outcome.outcome_step(props), food_products.food_product_step(props),
+                                quake_facts.quake_step(entity, props), quake_facts.quake_list_step(props),
+                                social_links.social_step(props), comic_issues.comic_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

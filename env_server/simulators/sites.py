@@ -36,9 +36,11 @@ _SHARED_HOSTS = ("github.com", "github.io", "gitbook.io", "apiary.io", "readme.i
                  "developer.atlassian.com", "apilayer.com", "bund.dev", "rapidapi.com")
 # Second-level labels under a country code that are not registrable on their own (co.uk, com.br).
 _SECOND_LEVEL = frozenset({"co", "com", "org", "net", "gov", "ac", "edu", "or", "ne"})
-# Fields (snake_case) that hold the record's own web address, not a page of the provider.
+# Fields (snake_case) that hold the record's own web address, not a page of the provider (its
+# social profiles too: ``social_links``).
 _OWN_FIELDS = re.compile(r"(^|_)(website|homepage|home_page|domain|destination|long_url|original_url|target_url"
-                         r"|source_url|str_source|callback_url|webhook_url|redirect_uri|feed_url|site_url|blog)$")
+                         r"|source_url|str_source|callback_url|webhook_url|redirect_uri|feed_url|site_url|blog"
+                         r"|twitter_url|instagram_url|facebook_url|tiktok_url)$")
 # Records that are themselves websites or organisations: their url is their own site.
 _OWN_ENTITIES = frozenset({"source", "publisher", "website", "site", "company", "organization", "organisation",
                            "domain", "feed", "webhook", "brewery", "charity", "business", "merchant", "link",
