@@ -54,7 +54,9 @@ _STOPWORDS = frozenset({"the", "and", "or", "not", "of", "for", "in", "on", "at"
 _NOT_FILTERS = frozenset(QUERY_ARGS + LIMIT_ARGS + PAGE_ARGS + OFFSET_ARGS + SORT_ARGS + DIRECTION_ARGS + (
     "fields", "format", "api_key", "apikey", "cursor", "page_token", "callback", "key", "token",
     # A coordinate is the centre a search looks around, not a value its rows share.
-    "lat", "latitude", "lng", "lon", "long", "longitude"))
+    "lat", "latitude", "lng", "lon", "long", "longitude",
+    # A radius is how far a search looks (Petfinder's ``distance`` miles), not a distance its rows share.
+    "radius", "radius_km", "radius_miles", "max_distance", "distance", "miles"))
 _TIMED_RE = re.compile(r"(^|_)(date|time|timestamp|epoch|year|day|month|season|since|until|before|after)(_|$)")
 _RANGE_RE = re.compile(r"^(?:(min|max)_(.+)|(.+)_(min|max|gte|lte|gt|lt|from|to))$")
 

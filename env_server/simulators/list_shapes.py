@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from env_server.simulators import timeline
-from env_server.simulators.closed_lists import CLOSED_LISTS
+from env_server.simulators.closed_lists import CLOSED_LISTS, SCALAR_LISTS
 from env_server.simulators.metar import station_list
 from env_server.simulators.naming import resolve_kind
 from env_server.simulators.values import draw_kind
@@ -71,9 +71,11 @@ def vocab_list(kind: str, lo: int, hi: int) -> Node:
 def fixed_count(name: str, item_name: str, entity: str, item_props: Mapping[str, Any],
                  hints: Mapping[str, str]) -> Callable[[Generation], int] | None:
     """How many items a list holds when the list says so itself: all of a closed list (a year's
-    holidays, a day's observances), the one condition of a report's "weather" list."""
+    holidays, a day's observances), the one condition of a report's "weather" list, the images asked."""
     if is_condition_list(name, item_props):
         return _one
+    if not item_props:  # a list of scalars the call counts (a Dog CEO call's ``count`` images)
+        return SCALAR_LISTS.get(resolve_kind(name, entity, "", hints) or "")
     return next((CLOSED_LISTS[k] for k in (resolve_kind(f, entity, item_name, hints) for f in item_props)
                  if k in CLOSED_LISTS), None)
 

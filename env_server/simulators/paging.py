@@ -26,6 +26,7 @@ PAGE_ARGS = ("page", "page_number", "current_page", "p")
 OFFSET_ARGS = ("offset", "start", "skip", "start_index", "from_index")
 SORT_ARGS = ("sort", "sort_by", "order_by", "ordering", "sort_field", "orderby", "sortby", "sort_key")
 DIRECTION_ARGS = ("order", "direction", "dir", "sort_order", "sort_direction", "sort_dir")
+_NEAREST_FIRST = re.compile(r"(^|_)(distance|dist)(_|$)")
 _ASC = frozenset({"asc", "ascending", "up", "oldest", "a-z", "az", "lowest", "cheapest"})
 _DESC = frozenset({"desc", "descending", "down", "newest", "latest", "recent", "z-a", "za", "highest", "top",
                    "popular", "most_popular", "popularity"})
@@ -120,7 +121,9 @@ def sort_rows(rows: list[Any], args: Mapping[str, Any]) -> list[Any]:
     if keys is None:
         return rows
     first = rows[0][field]
-    desc = asked[1] if asked[1] is not None else not isinstance(first, str) or bool(ISO_RE.match(first))
+    # Unsaid, numbers and dates come highest first, distances nearest first.
+    desc = asked[1] if asked[1] is not None else (not isinstance(first, str) and not _NEAREST_FIRST.search(
+        snake(field))) or (isinstance(first, str) and bool(ISO_RE.match(first)))
     order = sorted(range(len(rows)), key=lambda i: keys[i], reverse=desc)
     return [rows[i] for i in order]
 

@@ -4,7 +4,8 @@
 
 * an issue or a pull/merge request that is open yet has a closing or merge date, or a reason
   it was closed ("not_planned"), or that was closed or merged before it was opened;
-* a shelter animal whose breed is one of another species' (a Rabbit that is an affenpinscher);
+* a shelter animal whose breed is one of another species' (a Rabbit that is an affenpinscher), or
+  whose size is not its breed's (an "Extra Large" Bedlington Terrier);
 * a museum object in the public domain that was made within the last century, or whose
   department holds none of its medium (a watercolor in The Costume Institute).
 """
@@ -86,6 +87,19 @@ def breed_hits(path: str, record: Mapping[str, Any]) -> Iterator[Hit]:
     known = _species_by_breed().get(breed.lower())
     if known is not None and species not in known:
         yield f"{path}.breed", f"a {species} of the {breed!r} breed, which is a {'/'.join(sorted(known))} breed"
+    size = next((v for k in ("size", "sizeGroup") if isinstance(v := record.get(k), str)), None)
+    grown = _size_by_breed().get((breed.lower(), species))
+    if size is not None and grown is not None and _folded(size) != _folded(grown):
+        yield f"{path}.size", f"a {size} {breed}, a breed whose grown animals are {grown}"
+
+
+@functools.lru_cache(maxsize=1)
+def _size_by_breed() -> dict[tuple[str, str], str]:
+    return {(r["breed"].lower(), r["species"]): r["size"] for r in default_facts().vocab.get("pet_breed").records}
+
+
+def _folded(size: str) -> str:
+    return re.sub(r"[^a-z]", "", size.lower()).replace("extra", "x")
 
 
 @functools.lru_cache(maxsize=1)

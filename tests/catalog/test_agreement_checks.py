@@ -22,6 +22,14 @@ def test_the_audit_reports_a_rabbit_of_a_dog_breed(builtin_catalog: Catalog):
     assert agreement_hits(spec, {"animals": [{"type": "Rabbit", "breed_primary": "Holland Lop"}]}) == []
 
 
+def test_the_audit_reports_an_animal_whose_size_is_not_its_breeds(builtin_catalog: Catalog):
+    spec = builtin_catalog.tools["petfinder_search_animals"]
+    bedlington = {"type": "Dog", "breed_primary": "Bedlington Terrier"}
+    assert agreement_hits(spec, {"animals": [{**bedlington, "size": "Extra Large"}]})
+    assert agreement_hits(spec, {"animals": [{**bedlington, "size": "Medium"}]}) == []
+    assert agreement_hits(spec, {"animals": [{"type": "Dog", "breed_primary": "Irish Setter", "size": "Small"}]})
+
+
 def test_the_audit_reports_a_recent_work_in_the_public_domain_and_a_medium_its_department_lacks(
         builtin_catalog: Catalog):
     spec = builtin_catalog.tools["met_museum_get_object"]
