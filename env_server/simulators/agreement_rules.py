@@ -8,6 +8,8 @@ abbreviation spells the name beside it.
   initials for a long name ("Bay Area Rapid Transit": "BART") and the first three letters of a
   short one's first word, as leagues write clubs ("Ottawa Senators": "OTT"). An abbreviation
   the call sent stays.
+* ``UrlOnItsDomain``: a record's ``url`` is on its ``domain`` (a scanned page, a visited link):
+  the domain is the url's host. A short link's domain is the shortener's, so it is left be.
 
 They have the shape of ``invariants`` rules (``field`` names the fields that bind them,
 ``enforce`` repairs a generated record, ``violation`` reports a broken one) and join
@@ -130,4 +132,54 @@ class AbbreviationSpells:
         return None
 
 
-AGREEMENT_RULES: tuple[Any, ...] = (FillFollowsStatus(), AbbreviationSpells())
+_URLS = ("url", "page_url", "scanned_url")
+_DOMAINS = ("domain", "page_domain", "hostname")
+# A short link's domain is the shortener's (tinyurl.com), not its destination's.
+_SHORT_LINKS = ("tiny_url", "short_url", "shortUrl", "short_link", "shortLink", "alias")
+_HOST = re.compile(r"^[a-z0-9-]+(\.[a-z0-9-]+)+$")
+_URL_HOST = re.compile(r"^https?://(?P<host>[^/:?#]+)")
+
+
+@dataclass(frozen=True)
+class UrlOnItsDomain:
+    """A record's ``url`` and its ``domain`` name one site (a scan of a page, a visited
+    link): the domain is the url's host, less a leading ``www.``."""
+
+    name: str = "a url is on its record's domain"
+    field: tuple[str, ...] = _DOMAINS
+
+    def _want(self, record: Mapping[str, Any]) -> tuple[str, str] | None:
+        url, domain = _first(record, _URLS), _first(record, _DOMAINS)
+        if url is None or domain is None or _first(record, _SHORT_LINKS) is not None:
+            return None
+        value, have = record[url], record[domain]
+        if not isinstance(value, str) or not isinstance(have, str) or not _HOST.match(have.lower()):
+            return None
+        found = _URL_HOST.match(value)
+        host = found["host"].lower() if found is not None else ""
+        host = host[4:] if host.startswith("www.") else host
+        return (domain, host) if _HOST.match(host) else None
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        want = self._want(record)
+        if want is not None:
+            record[want[0]] = want[1]
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        want = self._want(record)
+        if want is not None and record[want[0]].lower() != want[1]:
+            return f"{self.name}: {want[0]}={record[want[0]]!r} but the url is on {want[1]}"
+        return None
+
+
+def page_on_domain(record: Mapping[str, Any]) -> str | None:
+    """The record's url when it is the page of the record's own ``domain`` (a scanned page),
+    which is the site's, not the provider's."""
+    want = UrlOnItsDomain()._want(record)
+    if want is None or str(record[want[0]]).lower() != want[1]:
+        return None
+    url = _first(record, _URLS)
+    return str(record[url]) if url is not None else None
+
+
+AGREEMENT_RULES: tuple[Any, ...] = (FillFollowsStatus(), AbbreviationSpells(), UrlOnItsDomain())

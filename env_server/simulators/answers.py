@@ -44,7 +44,7 @@ from env_server.simulators.paging import (
     order_rows,
 )
 from env_server.simulators.plans import singular
-from env_server.simulators.term_weave import takes_term
+from env_server.simulators.term_weave import takes_term, title_shows
 from env_server.simulators.term_weave import weave_term as _weave_term
 
 QUERY_ARGS = ("q", "query", "search", "keywords", "keyword", "term", "search_query", "search_term", "text",
@@ -142,7 +142,7 @@ def answer_search(out: dict[str, Any], spec: ToolSpec, args: Mapping[str, Any]) 
     coll_schema = (spec.output_schema.get("properties") or {}).get(coll)
     items = coll_schema.get("items") if isinstance(coll_schema, dict) else None
     if isinstance(items, dict):
-        answer_rows(rows, args, items, spec.profile.entity or "")
+        answer_rows(rows, args, items, spec.profile.entity or "", by_title=searches_titles(spec))
     out[coll] = order_rows(rows, args)
     answer_pages(out, spec.output_schema, args, len(out[coll]))
 
@@ -235,8 +235,23 @@ def _row_day(row: Mapping[str, Any], when: str | None) -> dt.date | None:
 # -- fresh rows --------------------------------------------------------------------------
 
 
-def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[str, Any], entity: str = "") -> None:
-    """Make freshly generated ``rows`` (of ``entity``) agree with the call's term and filters, in place."""
+def searches_titles(spec: ToolSpec) -> bool:
+    """Whether a search matches its term against titles ("Movie title to search", "search
+    films by title"): its hits are titled with the term, not described around it."""
+    props = spec.input_schema.get("properties") or {}
+    asked = next((sub for key, sub in props.items() if snake(key) in QUERY_ARGS and isinstance(sub, dict)), None)
+    said = str(asked.get("description") or "") if asked is not None else ""
+    return asked is not None and (_TITLE_WORD.search(said) is not None or _BY_TITLE.search(spec.description) is not None)
+
+
+_TITLE_WORD = re.compile(r"\btitles?\b", re.IGNORECASE)
+_BY_TITLE = re.compile(r"\bby (?:its |their )?titles?\b", re.IGNORECASE)
+
+
+def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[str, Any], entity: str = "",
+                by_title: bool = False) -> None:
+    """Make freshly generated ``rows`` (of ``entity``) agree with the call's term and filters, in
+    place; a search by title titles its hits with the term (``searches_titles``)."""
     props = item_schema.get("properties")
     if not isinstance(props, dict) or not rows or not args:
         return
@@ -250,20 +265,26 @@ def answer_rows(rows: list[Any], args: Mapping[str, Any], item_schema: Mapping[s
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             continue
-        for field, want, lower in filters:
-            if field not in row:
-                continue
-            if lower is None:
-                _match_value(row, field, props[field], want, i)
-            elif lower == "name":
-                _show_name(row, field, props[field], want)
-            else:
-                _into_range(row, field, props[field], lower is True, want)
+        _apply_filters(row, filters, props, i)
         if rules or window != (None, None):
             into_window(row, props, window)
             invariants.enforce(row, args, rules)
-        if words and not shows_term(row, words, props):
-            _weave_term(row, term or "", props, entity)
+        if words and not (title_shows(row, words) if by_title else shows_term(row, words, props)):
+            _weave_term(row, term or "", props, entity, by_title=by_title)
+
+
+def _apply_filters(row: dict[str, Any], filters: list[tuple[str, Any, bool | str | None]], props: dict[str, Any],
+                   i: int) -> None:
+    """The row holds each filter's value, name or bound."""
+    for field, want, lower in filters:
+        if field not in row:
+            continue
+        if lower is None:
+            _match_value(row, field, props[field], want, i)
+        elif lower == "name":
+            _show_name(row, field, props[field], want)
+        else:
+            _into_range(row, field, props[field], lower is True, want)
 
 
 def _filter_plan(args: Mapping[str, Any], props: dict[str, Any]) -> list[tuple[str, Any, bool | str | None]]:

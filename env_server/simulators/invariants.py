@@ -31,6 +31,7 @@ from env_server.simulators.measure_rules import MEASURE_RULES
 from env_server.simulators.measure_rules import WATCHED as _WATCHED
 from env_server.simulators.nutrient_names import ENERGY, KILOJOULES, KJ_PER_KCAL
 from env_server.simulators.sum_rules import SUM_RULES
+from env_server.simulators.usage_rules import USAGE_RULES
 
 Number = int | float
 
@@ -327,6 +328,7 @@ RULES = (*RULES, *SUM_RULES, *MEASURE_RULES,
          Ordered("a sale's base price at least its discount", ("base_price",), ("sale_discount",)),
          Derived("a sale's total is its base price less its discount", ("total_price",),
                  (("base_price",), ("sale_discount",)), lambda b, d: b - d, 2, 0.011))
+RULES = (*RULES, *USAGE_RULES)  # a use within its limit, the rest remaining; a fee under its minimum (usage_rules)
 
 
 def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
@@ -338,6 +340,8 @@ def rules_for(fields: Iterable[str]) -> tuple[Rule, ...]:
     def binds(rule: Rule) -> bool:
         if getattr(rule, "open_fields_only", False) and names & set(getattr(rule, "field", ())) <= closed:
             return False
+        if hasattr(rule, "binds"):  # a rule that finds its fields by name pattern (usage_rules)
+            return bool(rule.binds(names))
         if isinstance(rule, Derived):
             return bool(names & set(rule.target))
         if isinstance(rule, Ordered):

@@ -83,7 +83,18 @@ def media_number_kind(field: str, entity: str, parent: str) -> str | None:
         return "track_count"
     if low in _TRACK_POSITION and context & _TRACKED:
         return "track_position"
+    if low in _READING:
+        return "reading_minutes"
     return None
+
+
+# A post's reading time: minutes of text, not of a film.
+_READING = frozenset({"reading_time_minutes", "reading_time", "read_time", "read_time_minutes", "reading_minutes"})
+
+
+def reading_minutes(gen: Generation) -> int:
+    """Minutes a post takes to read: most run two to fifteen, a long one up to half an hour."""
+    return gen.rng.randint(2, 15) if gen.rng.random() < 0.9 else gen.rng.randint(16, 30)
 
 
 # Hints written before these kinds existed, which the field's name now beats.
@@ -263,6 +274,7 @@ MEDIA_NUMBER_KINDS: dict[str, Callable[[Generation], Any]] = {
     "image_path": image_path,
     "another_person": another_person,
     "screen_runtime": screen_runtime,
+    "reading_minutes": reading_minutes,
     "screen_runtime_text": lambda g: f"{screen_runtime(g)} min",
     "air_date": air_date,
 }

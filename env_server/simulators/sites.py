@@ -18,10 +18,12 @@ import json
 import re
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict
 
+from env_server.simulators.draws import slugify
 from env_server.simulators.naming import snake
 
 # Leading labels of a docs host that are not the service's own site.
@@ -72,6 +74,28 @@ def entity_path(entity: str) -> str:
     else:
         plural = words + "s"
     return plural.replace("_", "-")
+
+
+_PAGE_LINKS = ("url", "html_url", "web_url", "link", "permalink", "page_url")
+_PAGE = re.compile(r"^(?P<base>https://[^/]+/[a-z0-9-]+/)(?P<last>[a-z0-9-]+)$")
+
+
+def page_names_id(record: dict[str, Any], entity: str, idf: str) -> None:
+    """A record's page (``https://<web>/<entities>/<slug>``) is named for something the record
+    shows: its title's slug, or else its id (a map note's page is ``/notes/878717``, not a
+    slug of a title it does not have)."""
+    rid = record.get(idf)
+    if not isinstance(rid, (int, str)) or isinstance(rid, bool) or not str(rid):
+        return
+    shown: set[str] | None = None
+    for key in _PAGE_LINKS:
+        found = _PAGE.match(link) if isinstance(link := record.get(key), str) else None
+        if found is None or found["last"] == str(rid) or found["base"].rsplit("/", 2)[-2] != entity_path(entity):
+            continue
+        if shown is None:
+            shown = {slugify(v) for k, v in record.items() if isinstance(v, str) and k not in _PAGE_LINKS}
+        if found["last"] not in shown and not found["last"].isdigit():
+            record[key] = found["base"] + str(rid)
 
 
 def own_site(field: str, entity: str) -> bool:

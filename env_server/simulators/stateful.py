@@ -32,6 +32,7 @@ from env_server.simulators.answers import (
     filter_misses,
     fits_question,
     question_args,
+    searches_titles,
 )
 from env_server.simulators.base import SimContext, session_now
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
@@ -270,7 +271,7 @@ def _seed_base_rows(spec: ToolSpec, item_schema: dict[str, Any], idf: str, ctx: 
             : len(entity_prefix(p.entity)) + 11]
         if p.hints.get(idf) in DOMAIN_KINDS and isinstance(item.get(idf), str):
             eid = item[idf]  # an id in the API's own format (a Slack ts), drawn by its hinted kind
-        answer_rows([item], wanted, item_schema, p.entity)  # the term shows, dates lie in the window
+        answer_rows([item], wanted, item_schema, p.entity, by_title=searches_titles(spec))  # the term shows, in the window
         props = properties_of(item_schema)
         # rows found by a filter hold the filtered values (as the field writes them: "shows" -> "show")
         item.update({k: v for k, v in wanted.items() if isinstance(props.get(k), dict) and (

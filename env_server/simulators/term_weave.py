@@ -7,6 +7,8 @@ it, ``term_mention``), then its title (a title built around it, ``term_title``; 
 URL follows, see ``_follow_slug``). A photo's caption is retold around the term instead
 (``photo_term_caption``: "Mountain lake at golden hour"). Names of people, places, organisations and things, and
 addresses never gain a sentence: a photographer is not "Gail Whitaker. It also covers ocean."
+A search by title (``answers.searches_titles``) titles its hits with the term first and leaves
+their prose alone: a film found by "sunrise" is "Chasing Sunrise", its overview its own.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ _PLACED = re.compile(r"(^|_)(address|location|place|venue)(_|$)")  # an address 
 PERSONAL = re.compile(r"(^|_)(user|author|owner|creator|first_name|last_name|login|email|handle|username|nickname)(_|$)")
 
 
-def weave_term(row: dict[str, Any], term: str, props: dict[str, Any], entity: str = "") -> None:
+def weave_term(row: dict[str, Any], term: str, props: dict[str, Any], entity: str = "", by_title: bool = False) -> None:
     """Put the term where a reader of the row sees it, touching its title last: a ``term``
     field, else its tags, else its first line of text (a description, a snippet), else its
     title or name. A title keeps its own words where it can, since its page URL, slug and
@@ -57,10 +59,19 @@ def weave_term(row: dict[str, Any], term: str, props: dict[str, Any], entity: st
     for a starship)."""
     shown = term if len(term) <= 60 else term[:60].rsplit(" ", 1)[0]
     by_snake = {snake(k): k for k in row}
+    if by_title and _weave_into_title(row, shown, props, by_snake, entity):
+        return  # a search by title finds titles that say the term ("The Last Sunrise"), prose left as it was
     for weave in (_weave_into_term, _weave_into_tags, _weave_into_text):
         if weave(row, shown, props, by_snake):
             return
     _weave_into_title(row, shown, props, by_snake, entity)
+
+
+def title_shows(row: dict[str, Any], words: list[str]) -> bool:
+    """Whether the row's title or name says one of the term's words (what a title search matches);
+    a row with no title is not judged."""
+    titles = [v for k, v in row.items() if snake(k) in NAME_FIELDS and isinstance(v, str)]
+    return not titles or any(w in t.lower() for t in titles for w in words)
 
 
 def _weave_into_term(row: dict[str, Any], shown: str, props: dict[str, Any], by_snake: dict[str, str]) -> bool:

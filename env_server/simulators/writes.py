@@ -17,6 +17,7 @@ from env_server.errors import EntityNotFoundError, ToolCallError
 from env_server.simulators import invariants, timeline
 from env_server.simulators.arg_fields import echo_keys
 from env_server.simulators.base import SimContext, session_now
+from env_server.simulators.comment_threads import Thread, append_comment, open_thread, thread_of, unclose_open
 from env_server.simulators.create_defaults import apply_defaults, defaults_plan
 from env_server.simulators.domain_kinds import DOMAIN_KINDS
 from env_server.simulators.echoes import fits_schema
@@ -43,6 +44,7 @@ from env_server.simulators.rows import (
     properties_of,
     scalars,
 )
+from env_server.simulators.sites import page_names_id
 from env_server.simulators.tracker_facts import relink
 from env_server.simulators.write_stamps import stamp_pattern
 from state.world import RowState, World
@@ -61,6 +63,10 @@ def create_row(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: St
     _assign_id(spec, args, out, idf, handle, ctx.validators)
     _set_status(out, spec.output_schema, STATUS_CREATED)
     _stamp(out, spec, ctx)
+    thread = thread_of(spec, ctx.plans)
+    if thread is not None:  # a new note's thread is the caller's opening comment, not its text in each
+        open_thread(out, thread, args, ctx.now or session_now(ctx.today, 0), ctx.seed,
+                    frozenset(spec.output_schema.get("required") or ()))
     invariants.enforce(out, args)  # a stamped start may now follow its generated end
     timeline.order_times(out, timeline.pairs(out), ctx.now or session_now(ctx.today, 0))
     data = {**{k: v for k, v in args.items() if k not in CONTROL_PARAMS}, **out}  # reads show what was made
@@ -92,7 +98,8 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
     """The caller's own id (an alias; 409 if taken), or a fresh one its readers accept."""
     world, entity, ns = handle.world, spec.profile.entity, spec.family
     id_schema = properties_of(spec.output_schema).get(idf, {"type": "string"})
-    chosen = args.get(idf)
+    # The caller names the record it makes: its own id, or the content it pins (``hash_to_pin``).
+    chosen = args.get(idf, args.get(spec.profile.id_param or "") if spec.profile.id_param else None)
     if isinstance(chosen, (str, int)) and not isinstance(chosen, bool) and fits(chosen, id_schema, validators):
         existing = world.get(ns, entity, str(chosen))
         if existing is not None and existing.data.get(STATE_KEY) != "deleted":
@@ -110,6 +117,7 @@ def _assign_id(spec: ToolSpec, args: dict[str, Any], out: dict[str, Any], idf: s
     if reader is not None and not fits_schema(out[idf], reader):  # the reader must accept it
         conform_id(out[idf], reader, id_schema if isinstance(id_schema, dict) else {}, out, idf)
     relink(out, idf)  # an issue's page names its number
+    page_names_id(out, spec.profile.entity, idf)  # a page of a record with no title names its id
 
 
 _NOT_INHERITED = frozenset({"status", "created_at", "updated_at", "id"})
@@ -197,25 +205,24 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
     id_param: str = p.id_param  # type: ignore[assignment]  # set: the caller found it in args
     eid = str(args[id_param])
     if p.operation is Operation.READ:  # by id or slug; a season's averages are that season's row
-        if handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ACCEPT:
-            eid = read_key(spec, args, eid)
-        else:
-            eid = alias_id(handle.world, spec, eid)
-            found = handle.world.get(spec.family, p.entity, eid)
-            stored = found.data.get(id_field_of(spec.output_schema, spec)) if found is not None else None
-            if stored is not None and str(stored) == eid and stored != args[id_param]:
-                args = {**args, id_param: stored}  # 42, "42" and its slug open the same row, drawn the same
+        eid, args = _read_key(spec, args, eid, handle)
     row = _row_by_id(spec, args, eid, ctx, handle)
+    thread = thread_of(spec, ctx.plans) if p.operation is Operation.UPDATE else None
     if p.operation is Operation.UPDATE:
-        row = _update(spec, args, eid, row, handle)
+        row = _update(spec, args, eid, row, handle, thread.arg if thread is not None else None)
     elif p.operation is Operation.DELETE:
         row = _delete(spec, eid, row, handle)
-    out = project(spec, spec.output_schema, row, eid, ctx, args)
+    # The earlier comments of a thread keep their own texts: the comment sent is appended after.
+    shown = {k: v for k, v in args.items() if k != thread.arg} if thread is not None else args
+    out = project(spec, spec.output_schema, row, eid, ctx, shown)
+    if thread is not None:
+        _comment(spec, args, eid, row, out, ctx, handle, thread)
     idf = id_field_of(spec.output_schema, spec)
     id_schema = properties_of(spec.output_schema).get(idf)
     if isinstance(id_schema, dict) and fits(args[id_param], id_schema, ctx.validators) and not same_country(
             args[id_param], out.get(idf), p.entity):  # "CH" opens Switzerland, whose cca3 stays "CHE"
         out[idf] = args[id_param]
+    page_names_id(out, p.entity, idf)
     if p.operation is Operation.READ and handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ACCEPT:
         echo_keys(out, args, spec.input_schema, spec.output_schema, id_param)  # a stored row keeps its own
     if row.data.get(STATE_KEY):
@@ -223,7 +230,23 @@ def serve_by_id(spec: ToolSpec, args: dict[str, Any], ctx: SimContext, handle: S
         _set_closed_flags(out, spec.output_schema)
     if p.operation in (Operation.UPDATE, Operation.DELETE):
         _stamp(out, spec, ctx)
+    unclose_open(out, frozenset(spec.output_schema.get("required") or ()))
     return out
+
+
+def _read_key(spec: ToolSpec, args: dict[str, Any], eid: str, handle: StateHandle) -> tuple[str, dict[str, Any]]:
+    """The row key a read opens, and the arguments it is drawn with: 42, "42" and its slug
+    open the same row, drawn the same."""
+    p = spec.profile
+    id_param: str = p.id_param  # type: ignore[assignment]  # set: the caller found it in args
+    if handle.rules.unknown_id_policy(spec) is UnknownIdPolicy.ACCEPT:
+        return read_key(spec, args, eid), args
+    eid = alias_id(handle.world, spec, eid)
+    found = handle.world.get(spec.family, p.entity, eid)
+    stored = found.data.get(id_field_of(spec.output_schema, spec)) if found is not None else None
+    if stored is not None and str(stored) == eid and stored != args[id_param]:
+        args = {**args, id_param: stored}
+    return eid, args
 
 
 _CLOSED_FLAGS = re.compile(r"^(is_)?(cancel+ed|archived|closed|revoked|deleted|voided|disabled)$")
@@ -259,12 +282,25 @@ def _row_by_id(spec: ToolSpec, args: dict[str, Any], eid: str, ctx: SimContext, 
     return world.put(spec.family, p.entity, eid, {**scalars(seeded), id_param: args[id_param]})
 
 
-def _update(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, handle: StateHandle) -> RowState:
+def _comment(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, out: dict[str, Any], ctx: SimContext,
+             handle: StateHandle, thread: Thread) -> None:
+    """One comment, the caller's, after the thread's earlier ones; the record is open, and
+    the thread is kept with the row, so a read shows it."""
+    required = frozenset(spec.output_schema.get("required") or ())
+    append_comment(out, thread, args, ctx.now or session_now(ctx.today, 0), ctx.seed, required)
+    _set_status(out, spec.output_schema, ("open", "active"))
+    kept = {k: v for k, v in row.data.items() if k in out or k.startswith("_") or k not in properties_of(spec.output_schema)}
+    status = {"status": out["status"]} if "status" in out else {}
+    handle.world.put(spec.family, spec.profile.entity, eid, {**kept, **status, thread.key: out[thread.key]})
+
+
+def _update(spec: ToolSpec, args: dict[str, Any], eid: str, row: RowState, handle: StateHandle,
+            skip: str | None = None) -> RowState:
     p = spec.profile
     state = row.data.get(STATE_KEY)
     if state:
         raise ToolCallError(f"{p.entity.replace('_', ' ')} '{eid}' is {state}; it can no longer be changed.")
-    changes = {k: v for k, v in args.items() if k != p.id_param and k not in CONTROL_PARAMS}
+    changes = {k: v for k, v in args.items() if k not in (p.id_param, skip) and k not in CONTROL_PARAMS}
     context = row.data.get(CONTEXT_KEY) or known_values(row.data)
     return handle.world.put(spec.family, p.entity, eid, {**row.data, **changes, CONTEXT_KEY: context})
 

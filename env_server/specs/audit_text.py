@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from env_server.catalog.models import ToolSpec
+from env_server.simulators.agreement_rules import page_on_domain
 from env_server.simulators.naming import description_kind, resolve_kind, snake, title_kind
 from env_server.simulators.plans import singular
 from env_server.simulators.sites import ProviderSites, Site, own_site, registrable
@@ -60,13 +61,27 @@ def url_host_hits(result: Any, spec: ToolSpec, site: Site | None, sent: frozense
     allowed = {site.web, site.cdn}
     home = registrable(site.web)
     hits: list[Hit] = []
+    # A scanned page is on the record's own domain, not the provider's (``UrlOnItsDomain``).
+    on_domain = {page for record in _records(result) if (page := page_on_domain(record)) is not None}
     for path, field, text in walk_strings(result):
-        if not text.startswith(("http://", "https://")) or text in sent or own_site(singular(field), spec.profile.entity):
+        if not text.startswith(("http://", "https://")) or text in sent or text in on_domain or own_site(
+                singular(field), spec.profile.entity):
             continue
         host = urlparse(text).netloc.lower()
         if host not in allowed and host not in SHARED_IMAGE_HOSTS and not host.endswith("." + home) and host != home:
             hits.append((path, f"{field}={text[:80]!r} is not on {spec.provider}'s host ({site.web} or {site.cdn})"))
     return hits
+
+
+def _records(value: Any) -> Iterator[dict[str, Any]]:
+    """Every dict inside a result, itself included."""
+    if isinstance(value, dict):
+        yield value
+        for sub in value.values():
+            yield from _records(sub)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from _records(sub)
 
 
 def domain_text_hits(spec: ToolSpec) -> list[Hit]:
