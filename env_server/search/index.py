@@ -30,6 +30,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from env_server.catalog.models import Operation, ToolSpec
+from env_server.search.concepts import ConceptHints
 from env_server.search.fields import FIELDS, move_provider_words, needs_id, takes_keyword, tool_fields, vocabulary_of
 from env_server.search.intent import Intent, classify, factor
 from env_server.search.query import DATE, QueryTerms, query_terms
@@ -98,6 +99,7 @@ class ToolSearchIndex:
         move_provider_words(self._families, docs)
         self._postings = _postings(docs)
         self._synonyms = synonym_table()
+        self._concepts = ConceptHints({term: len(p) for term, p in self._postings.items()}, len(tools))
         # (intent, wanted operation) -> operation -> score factor, for every intent a query can have.
         self._scales = {
             (intent, wanted): {op: factor(intent, wanted, op) for op in Operation}
@@ -120,7 +122,7 @@ class ToolSearchIndex:
 
     def query_terms(self, query: str) -> QueryTerms:
         """The query's weighted stems and the user's words each covers."""
-        return query_terms(query, self._synonyms)
+        return query_terms(query, self._synonyms, self._concepts)
 
     def query_weights(self, query: str) -> dict[str, float]:
         """Query stems with their weights: the user's words and their related words."""
@@ -154,7 +156,7 @@ class ToolSearchIndex:
     def _query_context(self, query: str, plan: QueryTerms) -> _QueryContext:
         """What the query asks beyond its words: intent, a held id, the values it holds, its subject."""
         held = bool(_ID_VALUE.search(DATE.sub(" ", query)) or _ID_HELD.search(query))
-        slots = query_slots(query)
+        slots = query_slots(query) | ({Slot.PLACE} if plan.names_place else set())
         return _QueryContext(
             scale=self._scales[classify(query)],
             id_factor=ID_HELD_FACTOR if held else ID_FIRST_FACTOR,

@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from env_server.search.intent import topic
 from env_server.search.stem import stem
 from env_server.search.synonyms import SynonymTable
-from env_server.search.text import split_head, terms, words
+from env_server.search.text import join_mixed_case, split_head, terms, words
+
+if TYPE_CHECKING:
+    from env_server.search.concepts import ConceptHints
 
 TAIL_WEIGHT = 0.7
 TIME_WEIGHT = 0.5
@@ -48,6 +52,9 @@ _DATE_TERMS = tuple(terms("date historical"))
 # An amount of money asks about prices ("headphones under $100").
 _MONEY = re.compile(r"[$€£¥]\s?\d|\d\s?[$€£¥]")
 _MONEY_TERMS = tuple(terms("price"))
+PLACE = stem("place")
+# A named thing's kind weighs this share of the name's own weight.
+NAMED_WEIGHT = 0.6
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,8 @@ class QueryTerms:
     # The user's stems after the first "of", "about", "for" ...: the subject, which a tool that
     # takes a free-text keyword can be handed whatever it is.
     subject: frozenset[str] = frozenset()
+    # Whether the query names a known place ("Nairobi", "Kyoto") without saying "in".
+    names_place: bool = False
 
     @property
     def own(self) -> list[str]:
@@ -71,18 +80,24 @@ class QueryTerms:
         return frozenset(t for t, sources in self.covers.items() if sources and sources <= self.subject)
 
 
-def query_terms(query: str, table: SynonymTable) -> QueryTerms:
+def query_terms(query: str, table: SynonymTable, concepts: ConceptHints | None = None) -> QueryTerms:
     """The weighted stems of ``query`` with their related words."""
+    raw, query = query, join_mixed_case(query)
     head, tail = split_head(topic(_NOW.sub("now", query)))
     weights = _own_weights(query, head, tail)
     covers: dict[str, set[str]] = {t: {t} for t in weights}
     _add_related(weights, covers, table)
     _add_phrases(query, weights, covers, table)
+    named: set[str] = set()
+    if concepts is not None:
+        named = _add_named(raw, weights, covers, concepts)
+        _add_hypernyms(raw, weights, covers, table, concepts, named)
     extra = (_DATE_TERMS if DATE.search(query) else ()) + (_MONEY_TERMS if _MONEY.search(query) else ())
     for other in extra:
         weights.setdefault(other, SYNONYM_WEIGHT)
     subject = frozenset(terms(tail)) - frozenset(terms(head))
-    return QueryTerms(weights, {t: frozenset(s) for t, s in covers.items()}, subject)
+    names_place = concepts is not None and concepts.names_place(raw)
+    return QueryTerms(weights, {t: frozenset(s) for t, s in covers.items()}, subject, names_place)
 
 
 def _own_weights(query: str, head: str, tail: str) -> dict[str, float]:
@@ -114,6 +129,41 @@ def _add_phrases(query: str, weights: dict[str, float], covers: dict[str, set[st
         if phrase[0] in stems and _contains(stems, phrase):
             for other in targets:
                 _relate(weights, covers, other, HINT_WEIGHT, {t for t in phrase if covers.get(t) == {t}})
+
+
+def _add_named(query: str, weights: dict[str, float], covers: dict[str, set[str]], concepts: ConceptHints) -> set[str]:
+    """The kinds of the things the query names ("shiba inu" -> dog), covering the names' words.
+
+    Returns the stems of the names; a place's name adds no words (the index reads it as a place slot).
+    """
+    named: set[str] = set()
+    for sources, means in concepts.named(query):
+        own = {t for t in sources if covers.get(t) == {t}}
+        base = max((weights[t] for t in own), default=TAIL_WEIGHT)
+        named.update(sources)
+        for other in means:
+            if other != PLACE:
+                _relate(weights, covers, other, NAMED_WEIGHT * base, own)
+    return named
+
+
+def _add_hypernyms(
+    query: str, weights: dict[str, float], covers: dict[str, set[str]], table: SynonymTable, concepts: ConceptHints,
+    named: set[str],
+) -> None:
+    """The more general words of the user's common nouns the catalog hardly knows, with their synonyms.
+
+    Words the user capitalises past the first are names, no kind of thing; words the table or a
+    named thing already explains keep that meaning.
+    """
+    parts = [w.strip("?,.!:;\"()") for w in query.split()]
+    for word in (w.lower() for i, w in enumerate(parts) if w.isalpha() and (i == 0 or not w[0].isupper())):
+        own = [t for t in terms(word) if t not in named and covers.get(t) == {t} and t not in table.related]
+        for term in own:
+            for other, share in concepts.hypernyms(word, table.related):
+                _relate(weights, covers, other, share * weights[term], {term})
+                for mate in table.mates.get(other, ()):
+                    _relate(weights, covers, mate, SYNONYM_WEIGHT * share * weights[term], {term})
 
 
 def _related_weight(table: SynonymTable, term: str, other: str) -> float:

@@ -14,6 +14,8 @@ from env_server.search.stem import stem
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # "to-do", "e-mail", "one-time": the joined form is a word of its own as well.
 _COMPOUND = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+# "YouTube", "GitHub", "iPhone": a name written in mixed case is one word as well as its parts.
+_MIXED = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
 
 STOP_WORDS = frozenset(
     """
@@ -33,7 +35,13 @@ def words(text: str) -> list[str]:
     found = [w.lower() for w in _WORD.findall(text)]
     if "-" in text:
         found += [c.replace("-", "").lower() for c in _COMPOUND.findall(text)]
+    found += [m.lower() for m in _MIXED.findall(text)]
     return found
+
+
+def join_mixed_case(text: str) -> str:
+    """A query's mixed-case names as the one word the user means: "on YouTube" -> "on youtube"."""
+    return _MIXED.sub(lambda m: m.group(0).lower(), text)
 
 
 def terms(text: str) -> list[str]:

@@ -30,12 +30,17 @@ NEEDS = json.loads((Path(__file__).parent / "fixtures" / "search_needs.json").re
 # changes it asked for; their misses were never looked at while making them. The needs marked
 # "part": "held out 2" are a fourth batch of 60, written for the second round of issue 18 before
 # its changes and never used to decide one. The needs marked "part": "held out 3" are a fifth batch of
-# 66, written for the third round before its changes and never used to decide one.
+# 66, written for the third round before its changes and never used to decide one. The needs marked
+# "part": "held out 4" are a sixth batch of 21 about named things (breeds, species, currencies, tickers,
+# artists, teams, foods, countries), written for issue 18 item 5 before its changes were measured on them.
+# Item 5 tuned on the even-positioned needs of the first 512 only; the odd-positioned ones were held out.
 FIRST_BATCH = 157
 EARLIER = [n for n in NEEDS if "part" not in n]
 HELD_OUT = [n for n in NEEDS if n.get("part") == "held out"]
 HELD_OUT_2 = [n for n in NEEDS if n.get("part") == "held out 2"]
 HELD_OUT_3 = [n for n in NEEDS if n.get("part") == "held out 3"]
+HELD_OUT_4 = [n for n in NEEDS if n.get("part") == "held out 4"]
+FIRST_512 = NEEDS[:512]
 PARTS = {
     "tuned on": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 != 2],
     "held out": [n for i, n in enumerate(EARLIER[:FIRST_BATCH]) if i % 3 == 2],
@@ -43,6 +48,9 @@ PARTS = {
     "third batch, held out": HELD_OUT,
     "fourth batch, held out 2": HELD_OUT_2,
     "fifth batch, held out 3": HELD_OUT_3,
+    "sixth batch, held out 4": HELD_OUT_4,
+    "first 512, even (item 5 tuned on)": FIRST_512[0::2],
+    "first 512, odd (item 5 held out)": FIRST_512[1::2],
 }
 # Issue 18 asks for top-5 >= 0.95 and top-1 >= 0.80 on the labelled set; the ranking does not
 # reach it. Measured on all 386 needs: top-5 0.909, top-1 0.699 (before the issue-18 changes
@@ -53,8 +61,14 @@ PARTS = {
 # catalog-learned bridges (pseudo-relevance feedback, PMI associations, a naive Bayes category
 # prior) did not generalize and were not kept (README). With the fifth batch (held out 3) added,
 # before any change of the third round: all 512 0.855 and 0.639, the fifth batch 0.606 and 0.379.
-# These floors, on the whole set, keep the figures from sliding back.
-TOP5_FLOOR, TOP1_FLOOR = 0.85, 0.63
+# Item 5 (what named things are, WordNet hypernyms, more synonyms, mixed-case names as one word):
+# all 533 0.874 and 0.649 (before: 0.857 and 0.634); the first 512's even half, tuned on, 0.910 and
+# 0.672 (before: 0.875 and 0.656); their odd half, held out, 0.832 and 0.617 (before: 0.836 and
+# 0.621: no gain); the sixth batch 0.952 and 0.762 (before: 0.905 and 0.524). Issue 18's 0.95 and
+# 0.80 are still not reached. These floors, on the whole set, keep the figures from sliding back.
+TOP5_FLOOR, TOP1_FLOOR = 0.87, 0.64
+# The sixth batch, about named things, as measured.
+NAMED_TOP5_FLOOR, NAMED_TOP1_FLOOR = 0.95, 0.76
 
 
 def _index(catalog: Catalog) -> ToolSearchIndex:
@@ -77,7 +91,8 @@ def _rates(index: ToolSearchIndex, needs: list[dict]) -> tuple[float, float, lis
 
 def test_the_labelled_needs_span_every_category_and_name_real_tools(builtin_catalog: Catalog):
     assert len(EARLIER) == 230 and len(HELD_OUT) >= 80 and len(HELD_OUT_2) == 60 and len(HELD_OUT_3) == 66
-    assert len(EARLIER) + len(HELD_OUT) + len(HELD_OUT_2) + len(HELD_OUT_3) == len(NEEDS)
+    assert len(HELD_OUT_4) == 21
+    assert len(EARLIER) + len(HELD_OUT) + len(HELD_OUT_2) + len(HELD_OUT_3) + len(HELD_OUT_4) == len(NEEDS)
     assert {s.category for s in builtin_catalog.tools.values()} <= {n["area"] for n in NEEDS}
     assert [a for n in NEEDS for a in n["accept"] if a not in builtin_catalog] == []
     assert len({n["need"].lower() for n in NEEDS}) == len(NEEDS)
@@ -92,6 +107,9 @@ def test_search_tools_puts_a_suitable_tool_in_the_top_five_for_natural_needs(bui
     print(f"search_tools on all {len(NEEDS)} natural needs: top-1 {top1:.1%}, top-5 {top5:.1%}")
     assert top5 >= TOP5_FLOOR, misses
     assert top1 >= TOP1_FLOOR
+    named1, named5, named_misses = _rates(index, HELD_OUT_4)
+    assert named5 >= NAMED_TOP5_FLOOR, named_misses
+    assert named1 >= NAMED_TOP1_FLOOR
 
 
 def test_a_provider_name_alone_does_not_win(builtin_catalog: Catalog):
