@@ -197,7 +197,7 @@ OVERRIDABLE_HINTS = frozenset({"code", "uuid", "id", "tag", "title", "slug", "na
 ID_FORMAT_PATTERNS: dict[str, re.Pattern[str]] = {k: re.compile(p) for k, p in {
     "sha256": r"^[0-9a-f]{64}$", "sha1": r"^[0-9a-f]{40}$", "md5": r"^[0-9a-f]{32}$",
     "tx_hash": r"^0x[0-9a-f]{64}$", "wallet_address": r"^0x[0-9a-f]{40}$",
-    "isbn": r"^97[89]-?\d{1,5}-?\d+-?\d+-?\d$", "doi": r"^10\.\d{4,9}/\S+$", "issn": r"^\d{4}-\d{3}[\dX]$",
+    "isbn": r"^(97[89]-?\d{1,5}-?\d+-?\d+-?\d|\d{9}[\dX])$", "doi": r"^10\.\d{4,9}/\S+$", "issn": r"^\d{4}-\d{3}[\dX]$",
     "iban": r"^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$", "swift_bic": r"^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$",
     "card_number": r"^\d{15,16}$", "cve_id": r"^CVE-\d{4}-\d{4,7}$", "routing_number": r"^\d{9}$",
 }.items()} | CODE_PATTERNS

@@ -62,15 +62,17 @@ def inherit_parent(rows: list[Any], spec: ToolSpec, args: Mapping[str, Any], han
         row = handle.world.get(spec.family, parent, str(value))
         if row is None:
             continue
-        inherited = _inherited_values(parent, row.data, props)
+        inherited = _inherited_values(parent, row.data, props, snake(spec.profile.id_field or ""))
         for item in rows:
             if isinstance(item, dict):
                 item.update(inherited)
 
 
-def _inherited_values(parent: str, data: Mapping[str, Any], props: Mapping[str, Any]) -> dict[str, Any]:
+def _inherited_values(parent: str, data: Mapping[str, Any], props: Mapping[str, Any],
+                      own_id: str = "") -> dict[str, Any]:
     """A child's fields that repeat the parent's: ``<parent>_<field>`` is the parent's
-    ``<field>``; a field the parent was found by (its project) is the parent's too."""
+    ``<field>``; a field the parent was found by (its project) is the parent's too. The child's
+    own id field (an author's work's ``key``) is its own, never the parent's."""
     own = {k: v for k, v in data.items() if not k.startswith("_") and not isinstance(v, (dict, list))}
     context = {**(data.get(QUERY_KEY) or {}), **own}
     values: dict[str, Any] = {}
@@ -78,7 +80,7 @@ def _inherited_values(parent: str, data: Mapping[str, Any], props: Mapping[str, 
         name = snake(field)
         if name.startswith(parent + "_") and name[len(parent) + 1:] in own:
             value = own[name[len(parent) + 1:]]
-        elif name in context and name not in ("id", "created_at", "updated_at", "name", "status", "state"):
+        elif name in context and name not in ("id", own_id, "created_at", "updated_at", "name", "status", "state"):
             value = context[name]
         else:
             continue

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from env_server.catalog.infer import ECHO_KEY
 from env_server.simulators import invariants, numeric, paging, record_steps, timeline
 from env_server.simulators.clock_kinds import clock_kind
+from env_server.simulators.cocktails import drink_search_count
 from env_server.simulators.coin_facts import coin_search_count
 from env_server.simulators.content_kinds import content_kind
 from env_server.simulators.echoes import LONG_ECHO_CHARS, MISSING, echo_record, enum_member, fits_schema
@@ -271,7 +272,7 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
     whole_vocab = whole_kinds(item_props, hints) if objects else ()  # every dog breed, not three
     stationed = not STATION_FIELDS.isdisjoint(item_props)  # one report per station asked (metar)
     ranked = rank_plan(item_props) if objects else None  # a chart counts 1, 2, 3 from its top (rank_order)
-    coins_found = coin_search_count(entity, item_props) if objects else None  # a coin search finds named coins
+    coins_found = _found_count(entity, item_props) if objects else None  # a coin search finds named coins
 
     def array(gen: Generation, index: int | None) -> list[Any]:
         n = gen.fx.count if fx_sized else gen.rng.randint(3, 5) if objects else gen.rng.randint(1, 4)
@@ -293,6 +294,11 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         return ranked.apply(out, gen.args) if ranked is not None else out
 
     return array
+
+
+def _found_count(entity: str, item_props: Mapping[str, Any]) -> Callable[[Generation], int | None] | None:
+    """How many rows a search of named entries finds: the coins, the drinks the call names."""
+    return coin_search_count(entity, item_props) or drink_search_count(entity, item_props)
 
 
 def _item_name(name: str, objects: bool, hints: Mapping[str, str]) -> str:

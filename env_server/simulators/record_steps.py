@@ -13,7 +13,8 @@ smooth sea state (``sea_state``),
 the language of a record's own text (``text_language``), a phone lookup of the number sent
 (``phone_facts``), what kind of day a public holiday is (``holiday_facts``), a parcel's carrier and delivery estimate (``parcel_facts``), the hours an event is held at
 (``event_hours``), an event's status that agrees with its date (``event_outcome``), a packaged food's
-brand, categories and ingredients (``food_products``), prices in
+brand, categories and ingredients (``food_products``), a drink's recipe (``cocktails``), a
+catalogue's work, edition and author that agree (``book_records``), prices in
 the record's currency (``money_facts``), a related entity's id that
 follows its name (``foreign_ids``), a performer's type and the name it takes (``performer_facts``),
 a fact about the number asked (``number_facts``), a taxon's rank and
@@ -51,8 +52,10 @@ from env_server.simulators import (
     air_quality,
     alert_kinds,
     artwork_facts,
+    book_records,
     candles,
     census_variables,
+    cocktails,
     code_facts,
     coin_facts,
     comic_issues,
@@ -163,7 +166,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 indicator_facts.indicator_step(entity, props),
                                 event_outcome.outcome_step(props), food_products.food_product_step(props),
                                 quake_facts.quake_step(entity, props), quake_facts.quake_list_step(props),
-                                social_links.social_step(props), comic_issues.comic_step(entity, props)]
+                                social_links.social_step(props), comic_issues.comic_step(entity, props),
+                                cocktails.cocktail_step(entity, props), book_records.book_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

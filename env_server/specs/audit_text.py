@@ -49,9 +49,10 @@ def text_checks(spec: ToolSpec, result: Any, sent: frozenset[str],
         yield CheckKind.DOMAIN_TEXT, path, detail
 
 
-# Public image hosts that real APIs link to for facts they do not host themselves: country
-# flags (REST Countries, disease.sh, GeoDB all point at flagcdn.com).
-SHARED_IMAGE_HOSTS = frozenset({"flagcdn.com"})
+# Public hosts that real APIs link to for facts they do not host themselves: country flags
+# (REST Countries, disease.sh, GeoDB all point at flagcdn.com), an author's encyclopedia
+# article (Open Library's author records link to Wikipedia).
+SHARED_IMAGE_HOSTS = frozenset({"flagcdn.com", "en.wikipedia.org"})
 
 
 def url_host_hits(result: Any, spec: ToolSpec, site: Site | None, sent: frozenset[str]) -> list[Hit]:
