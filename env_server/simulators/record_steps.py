@@ -36,7 +36,8 @@ alert naming its line and stops (``transit_notices``), a drug label's sections f
 (``patent_texts``), a registry filing's description for its type code (``filing_texts``),
 a park alert naming a real park (``park_alerts``), and a Federal Register document cited by its
 publication date with its agency's RINs (``fr_documents``), and a classifier's labels scored once each
-as a distribution that follows the text (``scored_labels``).
+as a distribution that follows the text (``scored_labels``),
+and a collectible card whose stats follow its cost and whose text fits its type (``card_stats``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from env_server.simulators import (
     alert_kinds,
     artwork_facts,
     candles,
+    card_stats,
     census_variables,
     code_facts,
     coin_facts,
@@ -155,7 +157,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 news_story.section_step(entity, props), fr_documents.fr_step(entity, props),
                                 scored_labels.scored_list_step(props),
                                 indicator_facts.indicator_step(entity, props),
-                                event_outcome.outcome_step(props), food_products.food_product_step(props)]
+                                event_outcome.outcome_step(props), food_products.food_product_step(props),
+                                card_stats.card_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
