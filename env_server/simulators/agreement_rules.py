@@ -10,6 +10,8 @@ abbreviation spells the name beside it.
   the call sent stays.
 * ``UrlOnItsDomain``: a record's ``url`` is on its ``domain`` (a scanned page, a visited link):
   the domain is the url's host. A short link's domain is the shortener's, so it is left be.
+* ``PositionTypeFollowsCode``: a baseball player's position type is his position's group, and an
+  active roster lists active players.
 
 They have the shape of ``invariants`` rules (``field`` names the fields that bind them,
 ``enforce`` repairs a generated record, ``violation`` reports a broken one) and join
@@ -19,6 +21,7 @@ They have the shape of ``invariants`` rules (``field`` names the fields that bin
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -182,4 +185,52 @@ def page_on_domain(record: Mapping[str, Any]) -> str | None:
     return str(record[url]) if url is not None else None
 
 
-AGREEMENT_RULES: tuple[Any, ...] = (FillFollowsStatus(), AbbreviationSpells(), UrlOnItsDomain())
+# A baseball position's code -> the group MLB's roster files it under.
+POSITION_TYPES = {"P": "Pitcher", "SP": "Pitcher", "RP": "Pitcher", "C": "Catcher", "1B": "Infielder",
+                  "2B": "Infielder", "3B": "Infielder", "SS": "Infielder", "IF": "Infielder", "LF": "Outfielder",
+                  "CF": "Outfielder", "RF": "Outfielder", "OF": "Outfielder", "DH": "Hitter", "PH": "Hitter",
+                  "TWP": "Two-Way Player"}
+POSITION_CODES = ("position_abbreviation", "positionAbbreviation", "position_code", "positionCode",
+                  "primary_position_abbreviation", "primaryPositionAbbreviation")
+POSITION_GROUPS = ("position_type", "positionType", "primary_position_type", "primaryPositionType")
+_ROSTER_KINDS = ("rosterType", "roster_type")
+_ROSTER_STATUS = ("status_code", "statusCode")
+
+
+def _mostly_active(record: Mapping[str, Any], status: str) -> bool:
+    """Whether a player of a wider roster is active: five in six are (fixed by his other fields)."""
+    key = "|".join(str(v) for k, v in record.items() if k != status and isinstance(v, (str, int)))
+    return zlib.crc32(key.encode()) % 6 != 0
+
+
+@dataclass(frozen=True)
+class PositionTypeFollowsCode:
+    """A player's position type is the group of his position (SS: Infielder, P: Pitcher), and
+    everyone on an active roster is active ("A"), as MLB's roster lists them."""
+
+    name: str = "a position type follows its position"
+    field: tuple[str, ...] = POSITION_GROUPS + _ROSTER_STATUS
+
+    def _wants(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, str]:
+        code = _first(record, POSITION_CODES)
+        if code is None or not isinstance(record[code], str):
+            return {}
+        wants: dict[str, str] = {}
+        group = _first(record, POSITION_GROUPS)
+        if group is not None and record[code].upper() in POSITION_TYPES:
+            wants[group] = POSITION_TYPES[record[code].upper()]
+        status = _first(record, _ROSTER_STATUS)
+        roster = next((v for k in _ROSTER_KINDS if isinstance(v := args.get(k), str)), "active")
+        if status is not None and (roster.lower() == "active" or _mostly_active(record, status)):
+            wants[status] = "A"  # a 40-man or depth roster names a few injured or optioned players too
+        return wants
+
+    def enforce(self, record: dict[str, Any], args: Mapping[str, Any]) -> None:
+        record.update(self._wants(record, args))
+
+    def violation(self, record: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
+        wrong = [f"{k}={record[k]!r} (want {v!r})" for k, v in self._wants(record, args).items() if record[k] != v]
+        return f"{self.name}: {', '.join(wrong)}" if wrong else None
+
+
+AGREEMENT_RULES: tuple[Any, ...] = (FillFollowsStatus(), AbbreviationSpells(), UrlOnItsDomain(), PositionTypeFollowsCode())

@@ -42,11 +42,13 @@ def faker_pool(method: str) -> tuple[str, ...]:
     fake.seed_instance(_POOL_SEED)
     if method == "name":  # a person as rosters and bylines print them: no "Dr." or "DVM"
         return tuple(f"{fake.first_name()} {fake.last_name()}" for _ in range(POOL_SIZE))
+    if method == "name_male":  # a player of a men's league
+        return tuple(f"{fake.first_name_male()} {fake.last_name()}" for _ in range(POOL_SIZE))
     return tuple(str(getattr(fake, method)()).replace("\n", ", ") for _ in range(POOL_SIZE))
 
 
 # The Faker methods whose pools back engine kinds (the audit treats their values as real text).
-POOLED_METHODS = ("first_name", "name", "user_name", "email", "phone_number", "company", "job", "street_address",
+POOLED_METHODS = ("first_name", "name", "name_male", "user_name", "email", "phone_number", "company", "job", "street_address",
                   "postcode", "domain_name", "ipv4_public", "color_name", "isbn13")
 
 

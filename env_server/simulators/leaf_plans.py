@@ -89,9 +89,16 @@ def compile_boolean(name: str, kind: str | None = None) -> Node:
     if kind in BOOLEAN_KINDS:  # a fact of the record ("is_dst" of its time zone)
         draw = KINDS[kind]
         return lambda gen, index: bool(draw(gen))
+    if kind is not None and "." in kind:  # a record vocabulary's flag (ride_product.shared): its record's
+        return lambda gen, index: _record_flag(kind, gen)
     if _AFFIRMATIVE.search(snake(name)):  # "success": true, as a working API answers
         return lambda gen, index: True
     return lambda gen, index: gen.rng.random() < 0.5
+
+
+def _record_flag(kind: str, gen: Generation) -> bool:
+    value = draw_kind(kind, gen)
+    return value if isinstance(value, bool) else gen.rng.random() < 0.5
 
 
 def compile_number(schema: dict[str, Any], typ: str, kind: str | None) -> Node:

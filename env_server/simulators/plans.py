@@ -57,7 +57,7 @@ from env_server.simulators.rank_order import rank_plan
 from env_server.simulators.records import POINT_ENTITIES
 from env_server.simulators.sites import own_site
 from env_server.simulators.values import KINDS, draw_kind, snake
-from env_server.simulators.whole_lists import mark_whole, whole_count, whole_kinds
+from env_server.simulators.whole_lists import mark_whole, named_count, whole_count, whole_kinds
 
 if TYPE_CHECKING:
     from env_server.catalog import Catalog
@@ -284,6 +284,8 @@ def _compile_array(plans: PlanCache, schema: dict[str, Any], name: str, entity: 
         n = max(lo, min(hi, asked_count(gen, n, objects, step if stepping else None, stationed)))
         if coins_found is not None and (found := coins_found(gen)) is not None:
             n = max(lo, min(n, found))
+        elif whole_vocab and (named := named_count(gen, whole_vocab)) is not None:
+            n = max(lo, min(n, named))
         if sampled is not None:
             return gen.rng.sample(sampled, min(n, len(sampled)))
         sent = sent_records(gen, name) if objects else None

@@ -40,7 +40,7 @@ publication date with its agency's RINs (``fr_documents``), and a classifier's l
 as a distribution that follows the text (``scored_labels``), and an earthquake drawn as a whole, its
 place named from the nearest real town, in a feed ordered and titled as asked (``quake_facts``), and
 social accounts whose handles are made from the record's own name (``social_links``), and a comic
-titled as an issue of its series (``comic_issues``).
+titled as an issue of its series (``comic_issues``), and a collectible card whose stats follow its cost and whose text fits its type (``card_stats``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from env_server.simulators import (
     artwork_facts,
     book_records,
     candles,
+    card_stats,
     census_variables,
     cocktails,
     code_facts,
@@ -167,7 +168,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 event_outcome.outcome_step(props), food_products.food_product_step(props),
                                 quake_facts.quake_step(entity, props), quake_facts.quake_list_step(props),
                                 social_links.social_step(props), comic_issues.comic_step(entity, props),
-                                cocktails.cocktail_step(entity, props), book_records.book_step(entity, props)]
+                                cocktails.cocktail_step(entity, props), book_records.book_step(entity, props),
+                                card_stats.card_step(props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from env_server.simulators.draws import draw_unused
+from env_server.simulators.draws import draw_unused, faker_pool
 from env_server.simulators.reference_tables import reference_table
 
 if TYPE_CHECKING:
@@ -77,3 +78,15 @@ def playing_position(gen: Generation) -> str:
 def racing_team(gen: Generation) -> str:
     """A Formula One constructor (a ``constructorName``), whatever words the tool uses."""
     return gen.rng.choice(teams_of("motor_racing"))
+
+
+def male_player(gen: Generation) -> str:
+    """A player of a men's league (MLB, the NBA): a man's name."""
+    return gen.rng.choice(faker_pool("name_male"))
+
+
+# Kinds of players and their shirts: a jersey number is 0-99, as the leagues allow.
+SPORT_KINDS: dict[str, Callable[[Generation], Any]] = {
+    "jersey_number": lambda gen: gen.rng.randint(0, 99),
+    "male_player": male_player,
+}

@@ -95,7 +95,7 @@ from env_server.simulators.public_money import PUBLIC_MONEY_KINDS
 from env_server.simulators.security_kinds import SECURITY_KINDS
 from env_server.simulators.shape_kinds import SHAPE_KINDS
 from env_server.simulators.shop_kinds import SHOP_KINDS
-from env_server.simulators.sport_teams import playing_position, racing_team, team
+from env_server.simulators.sport_teams import SPORT_KINDS, playing_position, racing_team, team
 from env_server.simulators.text_kinds import TEXT_KINDS
 from env_server.simulators.timeline import draw_year
 from env_server.simulators.uk_postcodes import UK_POSTCODE_KINDS
@@ -396,3 +396,4 @@ KINDS.update(PACK_KINDS)  # a pack size with its unit, as the label prints it (p
 KINDS.update(MARINE_KINDS)  # waves, swells, salinity and sea levels in the ocean's ranges (marine_kinds)
 KINDS.update(PUBLIC_MONEY_KINDS)  # tenders, awards, agency budgets and charity figures at their magnitudes (public_money)
 KINDS.update(UK_POSTCODE_KINDS)  # a UK postcode of the call's area (uk_postcodes)
+KINDS.update(SPORT_KINDS)  # jersey numbers and men's league players (sport_teams)

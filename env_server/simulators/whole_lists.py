@@ -58,3 +58,21 @@ def nth_record(scope: RecordScope, kind: str) -> dict[str, Any] | None:
         return None
     records = scope.gen.facts.vocab.get(kind).records
     return dict(records[scope.index % len(records)])
+
+
+# Arguments that carry a search's term.
+TERM_ARGS = ("term", "q", "query", "search", "search_term", "search_terms", "keyword", "keywords")
+
+
+def named_count(gen: Generation, kinds: tuple[str, ...]) -> int | None:
+    """How many entries of one of ``kinds`` (record vocabularies) the call's search term names,
+    when it names some ("leg press": Leg Press, Single-Leg Press, Calf Press on Leg Press): a
+    search lists each of them once, not the first again; None when the term names none."""
+    if not gen.scope.is_top or gen.scope.in_list:
+        return None
+    term = next((v for k in TERM_ARGS if isinstance(v := gen.snaked_args.get(k), str) and v.strip()), "")
+    if not term:
+        return None
+    vocab = gen.facts.vocab
+    return next((len(found) for k in kinds if k in vocab and vocab.get(k).records
+                 and (found := vocab.containing(k, term))), None)
