@@ -28,7 +28,7 @@ call's waypoints (``route_facts``), a message's body and preview about its subje
 results add up and whose rows stand in points order (``standings``), an economic series whose units and frequency
 agree with its title (``economic_series``), an official statistic whose unit, magnitude, year and publisher
 follow its indicator (``indicator_facts``), a census variable as the survey's dictionary words it
-(``census_variables``), a stock
+(``census_variables``), a code run's output and empty error streams (``code_runs``), a stock
 exchange whose name, seat and zone are its MIC's (``code_facts``),
 and domain notices composed from their record's own facts (``notice_compose``): a transit
 alert naming its line and stops (``transit_notices``), a drug label's sections for its drug
@@ -58,6 +58,7 @@ from env_server.simulators import (
     census_variables,
     cocktails,
     code_facts,
+    code_runs,
     coin_facts,
     comic_issues,
     cumulative,
@@ -169,7 +170,8 @@ def steps_for(name: str, entity: str, props: Mapping[str, Any]) -> tuple[Step, .
                                 quake_facts.quake_step(entity, props), quake_facts.quake_list_step(props),
                                 social_links.social_step(props), comic_issues.comic_step(entity, props),
                                 cocktails.cocktail_step(entity, props), book_records.book_step(entity, props),
-                                card_stats.card_step(props)]
+                                card_stats.card_step(props),
+                                code_runs.run_step(entity, props)]
     per_100g = nutrition.per_100g(name, entity, props)
     if per_100g is not None:
         found.append(lambda record, gen, index: per_100g(record, gen))
