@@ -91,7 +91,7 @@ def _check_step(flag_key: str, props: Mapping[str, Any]) -> Step:
 
     def step(record: dict[str, Any], gen: Generation, index: int | None) -> None:
         sent = gen.snaked_args
-        day = next((d for k in ("date", *_DATES) if (d := _day(sent.get(k))) is not None), gen.today)
+        day = next((d for k in _DATES if (d := _day(sent.get(k))) is not None), gen.today)
         country = _country_code(record, gen)
         found = [n for d, n in gen.facts.reference.holidays(country, day.year) if d == day]
         record[flag_key] = bool(found)

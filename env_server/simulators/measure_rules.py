@@ -173,7 +173,7 @@ class VatPrice:
         amount = _number(args.get("amount"))
         if gross:
             base = amount if amount is not None else _number(record[incl])
-            return (None if base is None else (incl, round(base, 2), excl, round(base / factor, 2)))
+            return None if base is None else (incl, round(base, 2), excl, round(base / factor, 2))
         base = amount if amount is not None else _number(record[excl])
         return None if base is None else (excl, round(base, 2), incl, round(base * factor, 2))
 

@@ -78,12 +78,10 @@ class LinesTotal:
         want = self._want(record)
         if want is None:
             return
+        summed, sub, total = want
         lines = next(record[k] for k in LINES if isinstance(record.get(k), list) and record[k])
         if _few_of_each(lines):  # a shopper's basket holds one to three of a line, not dozens
-            summed = _line_sum(lines) or 0.0
-        else:
-            summed = want[0]
-        sub, total = want[1], want[2]
+            summed = _line_sum(lines) or summed
         discount = _first(record, DISCOUNT)
         if discount is not None and (_number(record[discount]) or 0.0) > summed:
             record[discount] = round(summed * 0.1, 2)  # a sale takes a tenth off, never more than the lines
